@@ -1,0 +1,31 @@
+// Shared declarations of the binding files: the only code that sees nanobind.
+#pragma once
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+
+#include "pse_core/state_machine.h"
+
+namespace nb = nanobind;
+
+namespace pse::py {
+
+void bind_errors(nb::module_& m);
+void bind_state_machine(nb::module_& m);
+void bind_stepper(nb::module_& m);
+void bind_vocabulary(nb::module_& m);
+void bind_engine(nb::module_& m);
+
+/// Python int or str -> StateKey, and back.
+StateKey to_key(nb::handle h);
+nb::object from_key(const StateKey& key);
+/// Python str or bytes -> bytes (UTF-8 for str).
+std::string to_bytes(nb::handle h);
+/// bytes -> str, undecodable bytes replaced.
+nb::str to_text(const std::string& bytes);
+
+}  // namespace pse::py

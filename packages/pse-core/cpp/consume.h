@@ -1,0 +1,29 @@
+// Feeding text to steppers: the per-token path (once per sampled token).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "pse_core/frame.h"
+#include "runtime.h"
+
+namespace pse {
+
+struct ConsumeResult {
+  std::vector<PathPtr> full;     ///< consumed every byte
+  std::vector<PathPtr> partial;  ///< the root finished early; `remaining` holds the rest
+};
+
+/// Canonical positions of a path (closure of its top).
+void close_path(Runtime& rt, const Path& path, Positions& out);
+
+/// Feed `bytes` to `path`. `token_id` >= 0 is appended to the token history.
+ConsumeResult consume(const PathPtr& path, std::string_view bytes, std::int32_t token_id);
+
+/// A path that is `base` with `top` and extended text/tokens.
+PathPtr extend(const Path& base, const Frame* top, std::shared_ptr<Arena> arena,
+               std::shared_ptr<const std::string> text,
+               std::shared_ptr<const std::vector<std::int32_t>> ids,
+               std::optional<std::string> remaining);
+
+}  // namespace pse

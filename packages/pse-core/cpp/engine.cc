@@ -1,0 +1,184 @@
+#include "pse_core/engine.h"
+
+#include <algorithm>
+
+#include "consume.h"
+#include "mask.h"
+#include "pse_core/errors.h"
+#include "pse_core/stepper_delta.h"
+
+namespace pse {
+
+PathPtr start_path(const SMPtr& machine, std::int32_t state) {
+  auto p = std::make_shared<Path>();
+  p->arena = std::make_shared<Arena>();
+  Runtime rt(*p->arena, true);
+  p->top = rt.push(nullptr, machine.get(), -1, state);
+  p->machine = machine;
+  p->text = std::make_shared<const std::string>();
+  p->token_ids = std::make_shared<const std::vector<std::int32_t>>();
+  return p;
+}
+
+Engine::Engine(VocabPtr v, bool multi, int max_resample)
+    : vocab(std::move(v)),
+      multi_token_sampling(multi),
+      max_resample_attempts(max_resample),
+      whitelist_(vocab->size()) {}
+
+void Engine::set_state_machine(SMPtr machine) {
+  machine_ = std::move(machine);
+  reset(false);
+}
+
+void Engine::reset(bool hard) {
+  if (hard) machine_.reset();
+  paths_.clear();
+  if (machine_) paths_.push_back(start_path(machine_));
+}
+
+void Engine::set_whitelist(const std::vector<std::int32_t>& ids) {
+  std::fill(whitelist_.begin(), whitelist_.end(), false);
+  whitelist_ids_.clear();
+  for (std::int32_t id : ids) {
+    if (id < 0 || static_cast<std::size_t>(id) >= whitelist_.size())
+      throw VocabularyError("whitelisted token id " + std::to_string(id) + " is out of range");
+    whitelist_[id] = true;
+    whitelist_ids_.push_back(id);
+  }
+}
+
+bool Engine::has_reached_accept_state() const {
+  Arena arena;
+  Runtime rt(arena, false);
+  Positions closed;
+  for (const PathPtr& p : paths_) close_path(rt, *p, closed);
+  return std::any_of(closed.begin(), closed.end(), [](const Frame* f) { return f->done(); });
+}
+
+std::size_t Engine::fill_bitmask(std::uint32_t* out, std::size_t words) {
+  const std::size_t need = (vocab->size() + 31) / 32;
+  if (words < need)
+    throw VocabularyError("bitmask has " + std::to_string(words) + " words, needs " +
+                          std::to_string(need));
+  std::fill(out, out + words, 0u);
+  scratch_->reset();
+  bool finished = false;
+  {
+    Runtime rt(*scratch_, false);
+    Positions closed;
+    for (const PathPtr& p : paths_) close_path(rt, *p, closed);
+    MaskComputer mc(*vocab, *scratch_);
+    finished = mc.compute(closed, out);
+  }
+  if (finished)
+    for (std::int32_t id : vocab->eos_ids()) out[id >> 5] |= 1u << (id & 31);
+  for (std::int32_t id : whitelist_ids_) out[id >> 5] |= 1u << (id & 31);
+  std::size_t count = 0;
+  for (std::size_t w = 0; w < need; ++w) count += static_cast<std::size_t>(__builtin_popcount(out[w]));
+  return count;
+}
+
+bool Engine::is_token_allowed(std::int32_t id) const {
+  if (id < 0 || static_cast<std::size_t>(id) >= vocab->size()) return false;
+  if (whitelist_[id]) return true;
+  if (vocab->is_eos(id)) return has_reached_accept_state();
+  if (vocab->is_control(id) || !vocab->token(id)) return false;
+  for (const PathPtr& p : paths_)
+    if (!consume(p, *vocab->token(id), -1).full.empty()) return true;
+  return false;
+}
+
+bool Engine::advance(std::int32_t id) {
+  std::vector<PathPtr> next;
+  for (const PathPtr& p : paths_) {
+    auto r = consume(p, *vocab->token(id), id);
+    next.insert(next.end(), r.full.begin(), r.full.end());
+  }
+  if (next.empty()) return false;
+  paths_ = std::move(next);
+  return true;
+}
+
+std::vector<std::int32_t> Engine::consume_token(std::int32_t id) {
+  if (id < 0 || static_cast<std::size_t>(id) >= vocab->size())
+    throw TokenRejectedError("token id " + std::to_string(id) + " is outside the vocabulary");
+  if (whitelist_[id]) return {id};
+  if (vocab->is_eos(id)) {
+    if (has_reached_accept_state()) return {id};
+    throw TokenRejectedError("end-of-sequence token " + std::to_string(id) +
+                             " before the structure is complete");
+  }
+  if (vocab->is_control(id) || !vocab->token(id))
+    throw TokenRejectedError("control token " + std::to_string(id) + " is not whitelisted");
+  if (!machine_) throw TokenRejectedError("the engine has no state machine; call configure()");
+  if (!advance(id))
+    throw TokenRejectedError("token " + std::to_string(id) + " cannot be consumed here");
+  std::vector<std::int32_t> emitted{id};
+  if (!multi_token_sampling) return emitted;
+
+  auto mapped = multi_token_mapping.find(id);
+  if (mapped != multi_token_mapping.end()) {
+    for (std::size_t i = 1; i < mapped->second.size(); ++i) {
+      std::int32_t next = mapped->second[i];
+      if (!is_token_allowed(next) || vocab->is_eos(next) || !advance(next)) break;
+      emitted.push_back(next);
+    }
+  }
+  std::string forced = forced_bytes();
+  for (std::size_t at = 0; at < forced.size();) {
+    auto best = vocab->trie().longest_prefix(std::string_view(forced).substr(at));
+    if (!best || !advance(best->second.front())) break;
+    emitted.push_back(best->second.front());
+    at += best->first.size();
+  }
+  return emitted;
+}
+
+std::string Engine::forced_bytes() const {
+  Arena arena;
+  Runtime rt(arena, false);
+  Positions now, next;
+  for (const PathPtr& p : paths_) close_path(rt, *p, now);
+  std::string forced;
+  while (forced.size() < limits::kMaxForcedBytes && !now.empty()) {
+    int only = -1;
+    for (const Frame* f : now) {
+      if (f->done()) return forced;
+      for (int b = 0; b < 256; ++b) {
+        if (b == only || !rt.step(f, static_cast<std::uint8_t>(b))) continue;
+        if (only >= 0) return forced;  // two different bytes possible
+        only = b;
+      }
+    }
+    if (only < 0) break;
+    forced += static_cast<char>(only);
+    next.clear();
+    rt.advance(now, static_cast<std::uint8_t>(only), next);
+    now.swap(next);
+  }
+  return forced;
+}
+
+bool Engine::consume_text(std::string_view text, bool token_healing) {
+  std::vector<StepperDelta> deltas;
+  for (const PathPtr& p : paths_) {
+    auto more = advance_path(p, text, token_healing ? &vocab->trie() : nullptr);
+    deltas.insert(deltas.end(), more.begin(), more.end());
+  }
+  if (deltas.empty()) return false;
+  auto [token, best] = StepperDelta::choose_best_path(deltas);
+  std::vector<PathPtr> next;
+  for (const Stepper& s : best) next.push_back(s.path);
+  paths_ = std::move(next);
+  return true;
+}
+
+std::vector<std::int32_t> Engine::token_history() const {
+  if (paths_.empty()) return {};
+  return *paths_.front()->token_ids;
+}
+
+std::string Engine::text() const { return paths_.empty() ? std::string() : *paths_.front()->text; }
+
+}  // namespace pse

@@ -1,0 +1,221 @@
+#include "runtime.h"
+
+#include <string>
+
+#include "nodes/leaf.h"
+#include "pse_core/errors.h"
+
+namespace pse {
+
+namespace {
+
+inline std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h * 0xBF58476D1CE4E5B9ull;
+}
+
+inline std::uint64_t frame_hash(const Frame& f) {
+  std::uint64_t h = f.parent ? f.parent->hash : 0x51ED270B27ull;
+  h = mix(h, f.node->uid);
+  h = mix(h, (static_cast<std::uint64_t>(static_cast<std::uint32_t>(f.state)) << 32) |
+                 static_cast<std::uint32_t>(f.target));
+  h = mix(h, f.local);
+  return mix(h, (static_cast<std::uint64_t>(f.kind) << 8) | f.flags);
+}
+
+}  // namespace
+
+bool same_stack(const Frame* a, const Frame* b) {
+  while (a != b) {
+    if (!a || !b || a->hash != b->hash || a->node != b->node || a->kind != b->kind ||
+        a->state != b->state || a->target != b->target || a->local != b->local ||
+        a->flags != b->flags)
+      return false;
+    a = a->parent;
+    b = b->parent;
+  }
+  return true;
+}
+
+void add_unique(Positions& set, const Frame* f) {
+  for (const Frame* g : set)
+    if (g->hash == f->hash && same_stack(g, f)) return;
+  if (set.size() >= limits::kMaxPositions)
+    throw GrammarError("the grammar is too ambiguous: more than " +
+                       std::to_string(limits::kMaxPositions) + " positions at once");
+  set.push_back(f);
+}
+
+void* Arena::allocate(std::size_t size, std::size_t align) {
+  std::size_t at = (used_ + align - 1) & ~(align - 1);
+  if (block_ >= blocks_.size() || at + size > limits::kArenaBlockBytes) {
+    if (block_ < blocks_.size() && at + size > limits::kArenaBlockBytes) ++block_;
+    if (block_ >= blocks_.size())
+      blocks_.push_back(std::make_unique<std::byte[]>(limits::kArenaBlockBytes));
+    at = 0;
+  }
+  used_ = at + size;
+  return blocks_[block_].get() + at;
+}
+
+const Frame* Runtime::make(const Frame* parent, const StateMachine* node, Kind kind,
+                           std::int32_t state, std::int32_t target, std::uint64_t local,
+                           std::uint8_t flags) {
+  Frame f{parent, node, nullptr, local, 0, offset, state, target,
+          parent ? parent->depth + 1 : 1, kind, flags};
+  f.hash = frame_hash(f);
+  return arena_.make(f);
+}
+
+const Frame* Runtime::with(const Frame* f, std::int32_t state, std::uint64_t local,
+                           std::uint8_t flags, const Hist* hist) {
+  Frame g = *f;
+  g.state = state;
+  g.local = local;
+  g.flags = flags;
+  g.hist = hist;
+  g.hash = frame_hash(g);
+  return arena_.make(g);
+}
+
+const Frame* Runtime::reparent(const Frame* f, const Frame* parent) {
+  Frame g = *f;
+  g.parent = parent;
+  g.depth = parent ? parent->depth + 1 : 1;
+  g.hash = frame_hash(g);
+  return arena_.make(g);
+}
+
+void Runtime::check_depth(const Frame* f) {
+  if (f->depth > limits::kMaxStackDepth)
+    throw GrammarError("stack deeper than " + std::to_string(limits::kMaxStackDepth) +
+                       " (left recursion through '" + f->node->describe() + "'?)");
+}
+
+const Frame* Runtime::push(const Frame* parent, const StateMachine* node, std::int32_t target,
+                           std::int32_t state) {
+  node = node->resolve();
+  std::int32_t s = 0;
+  if (node->kind == Kind::kGraph) s = state >= 0 ? state : node->start;
+  return make(parent, node, node->kind, s, target, 0, 0);
+}
+
+const Frame* Runtime::pop(const Frame* f) {
+  if (f->depth <= root_depth_ || !f->parent || f->done())
+    return with(f, f->state, f->local, f->flags | kDone | kConsumed, f->hist);
+  const Frame* p = f->parent;
+  const Hist* hist = p->hist;
+  if (record_) hist = arena_.make(Hist{p->hist, f, offset});
+  std::uint8_t flags = p->flags | kConsumed;
+  switch (p->kind) {
+    case Kind::kLoop:
+      if (f->target == 1) return with(p, 1, p->local + 1, flags, hist);
+      return with(p, 0, p->local, flags, hist);
+    default:  // graph, wait-for
+      return with(p, f->target, p->local, flags, hist);
+  }
+}
+
+void Runtime::closure(const Frame* f, Positions& out) {
+  if (f->done()) {
+    add_unique(out, f);
+    return;
+  }
+  switch (f->kind) {
+    case Kind::kGraph:
+      graph_closure(f, out);
+      return;
+    case Kind::kLoop:
+      loop_closure(f, out);
+      return;
+    case Kind::kWaitFor:
+      wait_closure(f, out);
+      return;
+    default:
+      break;
+  }
+  check_depth(f);
+  add_unique(out, f);
+  if (f->consumed() && leaf::accepting(f->kind, *f->node, f->state, f->local))
+    closure(pop(f), out);
+}
+
+void Runtime::graph_closure(const Frame* f, Positions& out) {
+  const StateMachine& n = *f->node;
+  // States reachable by skipping optional edges; graphs are small.
+  std::vector<std::int32_t> seen{f->state};
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    std::int32_t s = seen[i];
+    if (s < 0 || static_cast<std::size_t>(s) >= n.states.size()) continue;
+    const Frame* fs = s == f->state ? f : with(f, s, f->local, f->flags, f->hist);
+    for (const Edge& e : n.states[s].edges) {
+      const StateMachine* child = e.machine->resolve();
+      closure(push(fs, child, e.target), out);
+      if (child->nullable()) {
+        bool known = false;
+        for (std::int32_t t : seen) known |= t == e.target;
+        if (!known) seen.push_back(e.target);
+      }
+    }
+    if (n.states[s].is_end && fs->consumed()) closure(pop(fs), out);
+  }
+}
+
+void Runtime::loop_closure(const Frame* f, Positions& out) {
+  const StateMachine& n = *f->node;
+  std::uint64_t count = f->local;
+  if (f->state == 0) {
+    if (count < n.max_count) closure(push(f, n.child.get(), 1), out);
+    return;
+  }
+  if (count < n.max_count) {
+    if (n.separator) {
+      closure(push(f, n.separator.get(), 0), out);
+      if (n.separator->resolve()->nullable()) closure(with(f, 0, count, f->flags, f->hist), out);
+    } else {
+      closure(with(f, 0, count, f->flags, f->hist), out);
+    }
+  }
+  if (count >= n.min_count) closure(pop(f), out);
+}
+
+void Runtime::wait_closure(const Frame* f, Positions& out) {
+  const StateMachine& n = *f->node;
+  switch (f->state) {
+    case 0:
+      if (n.buffer_length >= 0) closure(make(f, &n, Kind::kBuffer, 0, 1, 0, 0), out);
+      if (n.buffer_length <= 0) closure(with(f, 1, 0, f->flags, f->hist), out);
+      return;
+    case 1: {
+      const StateMachine* child = n.child->resolve();
+      closure(push(f, child, 2), out);
+      if (child->nullable()) closure(with(f, 2, 0, f->flags, f->hist), out);
+      return;
+    }
+    default:
+      if (f->consumed()) closure(pop(f), out);
+      return;
+  }
+}
+
+const Frame* Runtime::step(const Frame* f, std::uint8_t b) {
+  if (f->done() || !leaf::is_leaf(f->kind)) return nullptr;
+  std::int32_t state;
+  std::uint64_t local;
+  if (!leaf::step_frame(*f, b, state, local)) return nullptr;
+  return with(f, state, local, f->flags | kConsumed, f->hist);
+}
+
+void Runtime::advance(const Positions& in, std::uint8_t b, Positions& out) {
+  std::uint32_t at = offset;
+  for (const Frame* f : in) {
+    offset = at;
+    const Frame* g = step(f, b);
+    if (!g) continue;
+    offset = at + 1;
+    closure(g, out);
+  }
+  offset = at + 1;
+}
+
+}  // namespace pse

@@ -1,0 +1,58 @@
+// The runtime: how stacks of frames move. `closure` expands a stack to every
+// canonical position reachable without consuming input (a leaf on top, or the
+// finished root); `step` feeds one byte to a canonical position.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "pse_core/frame.h"
+
+namespace pse {
+
+using Positions = std::vector<const Frame*>;
+
+/// Add `f` unless an equal stack is already present.
+void add_unique(Positions& set, const Frame* f);
+
+class Runtime {
+ public:
+  /// `record`: keep histories of completed children (for values); off while
+  /// computing masks. Frames at `root_depth` act as the root (sub-steppers).
+  Runtime(Arena& arena, bool record, std::uint32_t root_depth = 1)
+      : arena_(arena), record_(record), root_depth_(root_depth) {}
+
+  /// Text offset of the next byte; frames and histories record it.
+  std::uint32_t offset = 0;
+
+  /// A fresh frame for `node` on top of `parent`.
+  const Frame* push(const Frame* parent, const StateMachine* node, std::int32_t target,
+                    std::int32_t state = -1);
+  /// Every canonical position reachable from `f` without input, appended to `out`.
+  void closure(const Frame* f, Positions& out);
+  /// The successor of canonical position `f` on byte `b` (not yet closed), or null.
+  const Frame* step(const Frame* f, std::uint8_t b);
+  /// The position after `f` completes: its parent advanced, or the finished root.
+  const Frame* pop(const Frame* f);
+  /// closure() of each successor of each position on `b`, deduplicated.
+  void advance(const Positions& in, std::uint8_t b, Positions& out);
+
+  const Frame* with(const Frame* f, std::int32_t state, std::uint64_t local, std::uint8_t flags,
+                    const Hist* hist);
+  /// A copy of `f` standing on another parent.
+  const Frame* reparent(const Frame* f, const Frame* parent);
+  const Frame* make(const Frame* parent, const StateMachine* node, Kind kind, std::int32_t state,
+                    std::int32_t target, std::uint64_t local, std::uint8_t flags);
+
+ private:
+  void graph_closure(const Frame* f, Positions& out);
+  void loop_closure(const Frame* f, Positions& out);
+  void wait_closure(const Frame* f, Positions& out);
+  void check_depth(const Frame* f);
+
+  Arena& arena_;
+  bool record_;
+  std::uint32_t root_depth_;
+};
+
+}  // namespace pse

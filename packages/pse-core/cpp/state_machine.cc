@@ -1,0 +1,206 @@
+#include "pse_core/state_machine.h"
+
+#include <algorithm>
+#include <atomic>
+
+#include "pse_core/errors.h"
+#include "runtime.h"
+#include "support/utf8.h"
+
+namespace pse {
+
+namespace {
+std::atomic<std::uint64_t> next_uid{1};
+}
+
+std::string StateKey::repr() const {
+  if (auto* i = std::get_if<std::int64_t>(&value)) return std::to_string(*i);
+  return "'" + std::get<std::string>(value) + "'";
+}
+
+bool CharSet::contains(std::uint32_t cp) const {
+  return std::binary_search(points.begin(), points.end(), cp);
+}
+
+std::size_t CharSet::count_in(std::uint32_t lo, std::uint32_t hi) const {
+  auto a = std::lower_bound(points.begin(), points.end(), lo);
+  auto b = std::upper_bound(a, points.end(), hi);
+  return static_cast<std::size_t>(b - a);
+}
+
+CharSet CharSet::from_utf8(const std::string& chars, bool fold_case) {
+  CharSet set;
+  std::uint32_t st = 0, cp = 0;
+  for (unsigned char b : chars) {
+    auto r = utf8::feed(st, b, cp);
+    if (r == utf8::kInvalid) throw GrammarError("character set is not valid UTF-8");
+    if (r == utf8::kComplete) set.points.push_back(fold_case ? utf8::fold_ascii(cp) : cp);
+  }
+  std::sort(set.points.begin(), set.points.end());
+  set.points.erase(std::unique(set.points.begin(), set.points.end()), set.points.end());
+  return set;
+}
+
+StateMachine::StateMachine(Kind k) : kind(k), uid(next_uid++) {
+  if (kind == Kind::kGraph) {
+    states.emplace_back();  // state 0, no edges: set_graph() fills it
+    state_keys.push_back(StateKey{std::int64_t{0}});
+    end_keys.push_back(StateKey{std::string("$")});
+    intern_state(end_keys.back());
+    states[1].is_end = true;
+  }
+}
+
+StateMachine::~StateMachine() = default;
+
+std::int32_t StateMachine::intern_state(const StateKey& key) {
+  if (auto i = find_state(key)) return *i;
+  state_keys.push_back(key);
+  states.emplace_back();
+  return static_cast<std::int32_t>(states.size() - 1);
+}
+
+std::optional<std::int32_t> StateMachine::find_state(const StateKey& key) const {
+  for (std::size_t i = 0; i < state_keys.size(); ++i)
+    if (state_keys[i] == key) return static_cast<std::int32_t>(i);
+  return std::nullopt;
+}
+
+void StateMachine::set_graph(
+    std::vector<std::pair<StateKey, std::vector<std::pair<SMPtr, StateKey>>>> graph,
+    const StateKey& start_key, const std::vector<StateKey>& ends) {
+  std::vector<StateKey> keys;
+  std::vector<GraphState> built;
+  auto index = [&](const StateKey& k) {
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] == k) return static_cast<std::int32_t>(i);
+    keys.push_back(k);
+    built.emplace_back();
+    return static_cast<std::int32_t>(keys.size() - 1);
+  };
+  std::vector<bool> defined;
+  for (auto& [key, edges] : graph) {
+    std::int32_t s = index(key);
+    defined.resize(keys.size());
+    defined[s] = true;
+    for (auto& [machine, target] : edges) {
+      if (!machine) throw GrammarError("state " + key.repr() + " has an edge with no machine");
+      std::int32_t t = index(target);  // may grow `built`: index before taking a reference
+      built[s].edges.push_back(Edge{machine, t});
+    }
+  }
+  std::int32_t start_index = index(start_key);
+  for (const StateKey& e : ends) built[index(e)].is_end = true;
+  defined.resize(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (defined[i] || built[i].is_end) continue;
+    if (static_cast<std::int32_t>(i) == start_index)
+      throw GrammarError("start state " + keys[i].repr() +
+                         " is neither in state_graph nor an end state");
+    throw GrammarError("state_graph references state " + keys[i].repr() +
+                       ", which has no transitions and is not an end state");
+  }
+  state_keys = std::move(keys);
+  states = std::move(built);
+  start = start_index;
+  end_keys = ends;
+  invalidate();
+}
+
+const StateMachine* StateMachine::resolve() const {
+  const StateMachine* n = this;
+  for (int hops = 0; n->kind == Kind::kRef; ++hops) {
+    if (!n->ref_target) throw GrammarError("RefStateMachine used before set_target()");
+    if (hops > 1000) throw GrammarError("RefStateMachine cycle with no machine in it");
+    n = n->ref_target.get();
+  }
+  return n;
+}
+
+bool StateMachine::nullable() const {
+  if (is_optional) return true;
+  if (nullable_ == 0 || nullable_ == 1) return nullable_;
+  if (nullable_ == 2) return false;  // in progress: a cycle adds nothing
+  nullable_ = 2;
+  bool result = false;
+  switch (kind) {
+    case Kind::kGraph: {
+      std::vector<std::int32_t> seen{start};
+      for (std::size_t i = 0; i < seen.size() && !result; ++i) {
+        const GraphState& st = states[seen[i]];
+        result = st.is_end;
+        for (const Edge& e : st.edges)
+          if (std::find(seen.begin(), seen.end(), e.target) == seen.end() &&
+              e.machine->resolve()->nullable())
+            seen.push_back(e.target);
+      }
+      break;
+    }
+    case Kind::kLoop:
+      result = min_count == 0;
+      break;
+    case Kind::kWaitFor:
+      result = buffer_length <= 0 && child->resolve()->nullable();
+      break;
+    case Kind::kRef:
+      result = resolve()->nullable();
+      break;
+    default:
+      break;
+  }
+  nullable_ = result ? 1 : 0;
+  return result;
+}
+
+const std::array<std::uint64_t, 4>& StateMachine::first_bytes() const {
+  if (first_known_) return first_;
+  Arena arena;
+  Runtime rt(arena, false);
+  Positions start_positions;
+  rt.closure(rt.push(nullptr, this, -1), start_positions);
+  std::array<std::uint64_t, 4> bits{};
+  for (int b = 0; b < 256; ++b)
+    for (const Frame* f : start_positions)
+      if (rt.step(f, static_cast<std::uint8_t>(b))) {
+        bits[b >> 6] |= 1ull << (b & 63);
+        break;
+      }
+  first_ = bits;
+  first_known_ = true;
+  return first_;
+}
+
+void StateMachine::invalidate() {
+  nullable_ = -1;
+  first_known_ = false;
+}
+
+const char* kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::kGraph: return "graph";
+    case Kind::kPhrase: return "phrase";
+    case Kind::kCharacter: return "character";
+    case Kind::kString: return "string";
+    case Kind::kNumber: return "number";
+    case Kind::kLoop: return "loop";
+    case Kind::kWaitFor: return "wait_for";
+    case Kind::kRef: return "ref";
+    case Kind::kBuffer: return "buffer";
+  }
+  return "?";
+}
+
+std::string StateMachine::describe() const {
+  std::string s = identifier ? *identifier : kind_name(kind);
+  if (kind == Kind::kPhrase) s += "('" + phrase + "')";
+  return s;
+}
+
+SMPtr make_phrase(const std::string& text) {
+  if (text.empty()) throw GrammarError("PhraseStateMachine needs a non-empty phrase");
+  auto sm = std::make_shared<StateMachine>(Kind::kPhrase);
+  sm->phrase = text;
+  return sm;
+}
+
+}  // namespace pse

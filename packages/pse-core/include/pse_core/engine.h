@@ -1,0 +1,65 @@
+// Engine: the per-sequence state of structured generation. Holds the active
+// steppers (as paths), computes exact token masks and advances on tokens.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pse_core/frame.h"
+#include "pse_core/vocabulary.h"
+
+namespace pse {
+
+class Engine {
+ public:
+  Engine(VocabPtr vocab, bool multi_token_sampling, int max_resample_attempts);
+
+  VocabPtr vocab;
+  bool multi_token_sampling;
+  int max_resample_attempts;
+  /// first token id -> the full sequence to emit when it is sampled.
+  std::map<std::int32_t, std::vector<std::int32_t>> multi_token_mapping;
+
+  const SMPtr& state_machine() const { return machine_; }
+  /// Set the grammar (null clears it) and start over.
+  void set_state_machine(SMPtr machine);
+  const std::vector<PathPtr>& paths() const { return paths_; }
+  void set_paths(std::vector<PathPtr> paths) { paths_ = std::move(paths); }
+  void reset(bool hard);
+
+  void set_whitelist(const std::vector<std::int32_t>& ids);
+  const std::vector<std::int32_t>& whitelist() const { return whitelist_ids_; }
+
+  bool has_reached_accept_state() const;
+  /// Fill `out` (ceil(vocab/32) words, bit i of word i/32 = token i) with
+  /// the allowed tokens. Returns the number of allowed tokens.
+  std::size_t fill_bitmask(std::uint32_t* out, std::size_t words);
+  bool is_token_allowed(std::int32_t id) const;
+  /// Advance on a sampled token. Returns the ids to emit: the token itself,
+  /// plus the forced continuation when multi-token sampling is on.
+  std::vector<std::int32_t> consume_token(std::int32_t id);
+  /// Advance on arbitrary text (token healing applies). False if rejected.
+  bool consume_text(std::string_view text, bool token_healing);
+  /// Token ids consumed so far along the best path.
+  std::vector<std::int32_t> token_history() const;
+  std::string text() const;
+
+ private:
+  bool advance(std::int32_t id);
+  std::string forced_bytes() const;
+
+  SMPtr machine_;
+  std::vector<PathPtr> paths_;
+  std::vector<bool> whitelist_;
+  std::vector<std::int32_t> whitelist_ids_;
+  std::shared_ptr<Arena> scratch_ = std::make_shared<Arena>();
+};
+
+/// A fresh path at the start of `machine` (or at graph state `state`).
+PathPtr start_path(const SMPtr& machine, std::int32_t state = -1);
+
+}  // namespace pse

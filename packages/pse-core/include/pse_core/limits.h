@@ -1,0 +1,27 @@
+// Every budget of the engine, in one place.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pse::limits {
+
+/// Deepest stack of nested machines a stepper may hold. Deeper means runaway
+/// (left) recursion in the grammar; the engine raises GrammarError.
+inline constexpr std::size_t kMaxStackDepth = 2000;
+
+/// Most positions the closure of one step may produce before the engine
+/// declares the grammar too ambiguous (GrammarError).
+inline constexpr std::size_t kMaxPositions = 100000;
+
+/// Longest forced byte run that multi-token processing looks ahead for.
+inline constexpr std::size_t kMaxForcedBytes = 256;
+
+/// Arena block size for frames allocated while walking the vocabulary trie.
+inline constexpr std::size_t kArenaBlockBytes = 64 * 1024;
+
+/// Mask-cache entries with fewer allowed tokens than vocab/kSparseDivisor are
+/// stored as id lists instead of bitmasks.
+inline constexpr std::uint32_t kSparseDivisor = 64;
+
+}  // namespace pse::limits

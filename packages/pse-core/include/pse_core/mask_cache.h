@@ -1,0 +1,50 @@
+// The mask cache: for a leaf machine in a given state, which tokens it
+// accepts by itself (whatever the stack below it), and at which trie nodes it
+// may end, so that the rest of a token goes to the machine below. Computed
+// once per (leaf, canonical state) and vocabulary, then reused every step.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace pse {
+
+struct Frame;
+class TrieMap;
+
+struct MaskEntry {
+  std::vector<std::uint32_t> dense;   ///< bitmask over token ids, or empty
+  std::vector<std::int32_t> sparse;   ///< token ids, when few
+  /// Exits: trie nodes `d` such that the leaf may end just before d's byte.
+  /// Grouped by that byte: exit_nodes[exit_offsets[b] .. exit_offsets[b+1]).
+  std::vector<std::uint32_t> exit_offsets;
+  std::vector<std::uint32_t> exit_nodes;
+  std::vector<std::uint8_t> exit_bytes;  ///< bytes with at least one exit
+  std::size_t bytes() const;
+};
+
+class MaskCache {
+ public:
+  /// The entry for a leaf frame, built on first use.
+  const MaskEntry& get(const Frame& leaf, const TrieMap& trie, std::uint32_t span,
+                       std::size_t vocab_size);
+  std::size_t entries() const;
+  std::size_t bytes() const;
+
+ private:
+  struct Key {
+    std::uint64_t uid, local;
+    std::int32_t state, kind;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const;
+  };
+  mutable std::mutex mutex_;
+  std::unordered_map<Key, std::unique_ptr<MaskEntry>, KeyHash> entries_;
+};
+
+}  // namespace pse

@@ -1,0 +1,50 @@
+// TrieMap: byte strings -> token ids, stored as a flat trie in depth-first
+// order. A node's subtree is the index range [i, end); its children are
+// i + 1, then each next sibling at the previous child's `end`. Walking the
+// vocabulary is a linear scan that skips dead subtrees in one jump.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace pse {
+
+class TrieMap {
+ public:
+  struct Node {
+    std::uint32_t end;         ///< one past the last node of this subtree
+    std::uint32_t ids_begin;   ///< token ids ending here: ids_[ids_begin, ids_end)
+    std::uint32_t ids_end;
+    std::uint8_t byte;         ///< the edge byte from the parent (root: 0)
+    std::uint8_t depth_clip;   ///< depth, saturated at 255
+  };
+
+  void insert(std::string_view key, std::int32_t id);
+  /// Ids stored under exactly `key`.
+  const std::vector<std::int32_t>* get(std::string_view key) const;
+  /// Longest stored key that is a prefix of `text`.
+  std::optional<std::pair<std::string, std::vector<std::int32_t>>> longest_prefix(
+      std::string_view text) const;
+  std::size_t size() const { return keys_.size(); }
+  const std::map<std::string, std::vector<std::int32_t>>& items() const { return keys_; }
+
+  /// The flat trie (rebuilt after inserts, on first use).
+  const std::vector<Node>& nodes() const;
+  const std::int32_t* ids(const Node& n) const { return ids_.data() + n.ids_begin; }
+  std::size_t max_key_bytes() const;
+
+ private:
+  void build() const;
+  std::map<std::string, std::vector<std::int32_t>> keys_;
+  mutable bool dirty_ = true;
+  mutable std::vector<Node> nodes_;
+  mutable std::vector<std::int32_t> ids_;
+  mutable std::size_t max_key_ = 0;
+};
+
+}  // namespace pse

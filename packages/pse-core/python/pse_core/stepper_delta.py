@@ -1,0 +1,5 @@
+"""Documented import path of `StepperDelta`."""
+
+from pse_core._core import StepperDelta
+
+__all__ = ["StepperDelta"]
