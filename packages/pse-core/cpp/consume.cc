@@ -22,41 +22,48 @@ PathPtr extend(const Path& base, const Frame* top, std::shared_ptr<Arena> arena,
   return p;
 }
 
+void feed(Runtime& rt, Positions start, std::string_view bytes, std::uint32_t base,
+          FeedResult& result) {
+  // levels[k]: canonical positions before byte k. External steppers consume
+  // several bytes at once and rejoin at a later level.
+  std::vector<Positions> levels(bytes.size() + 1);
+  levels[0] = std::move(start);
+  for (std::size_t k = 0; k < bytes.size(); ++k) {
+    for (const Frame* f : levels[k]) {
+      rt.offset = base + static_cast<std::uint32_t>(k);
+      if (f->done()) {
+        result.finished = f;
+        result.finished_at = k;
+        continue;
+      }
+      if (f->kind == Kind::kExternal) {
+        for (auto [g, used] : rt.external_step(f, bytes.substr(k))) {
+          rt.offset = base + static_cast<std::uint32_t>(k + used);
+          if (k + used == bytes.size()) add_unique(result.full, g);
+          else rt.closure(rt.pop(g), levels[k + used]);
+        }
+        continue;
+      }
+      const Frame* g = rt.step(f, static_cast<std::uint8_t>(bytes[k]));
+      if (!g) continue;
+      rt.offset = base + static_cast<std::uint32_t>(k) + 1;
+      if (k + 1 == bytes.size()) add_unique(result.full, g);
+      else rt.closure(g, levels[k + 1]);
+    }
+  }
+}
+
 ConsumeResult consume(const PathPtr& path, std::string_view bytes, std::int32_t token_id) {
   ConsumeResult result;
-  if (path->remaining) return result;  // a finished path takes no more input
+  if (path->remaining || bytes.empty()) return result;  // a finished path takes no more input
   auto arena = std::make_shared<Arena>();
   arena->keep(path->arena);
   Runtime rt(*arena, true, path->root_depth);
   const std::uint32_t base = static_cast<std::uint32_t>(path->text->size());
-
-  Positions now, next;
-  close_path(rt, *path, now);
-  const Frame* finished = nullptr;  // root finished before byte `finished_at`
-  std::size_t finished_at = 0;
-  for (std::size_t k = 0; k < bytes.size() && !now.empty(); ++k) {
-    for (const Frame* f : now)
-      if (f->done()) {
-        finished = f;
-        finished_at = k;
-      }
-    next.clear();
-    rt.offset = base + static_cast<std::uint32_t>(k);
-    const bool last = k + 1 == bytes.size();
-    for (const Frame* f : now) {
-      rt.offset = base + static_cast<std::uint32_t>(k);
-      const Frame* g = rt.step(f, static_cast<std::uint8_t>(bytes[k]));
-      if (!g) continue;
-      if (last) {
-        add_unique(next, g);
-      } else {
-        rt.offset = base + static_cast<std::uint32_t>(k) + 1;
-        rt.closure(g, next);
-      }
-    }
-    now.swap(next);
-  }
-  if (bytes.empty()) return result;
+  Positions start;
+  close_path(rt, *path, start);
+  FeedResult fed;
+  feed(rt, std::move(start), bytes, base, fed);
 
   auto ids = path->token_ids;
   if (token_id >= 0) {
@@ -64,14 +71,15 @@ ConsumeResult consume(const PathPtr& path, std::string_view bytes, std::int32_t 
     grown->push_back(token_id);
     ids = grown;
   }
-  if (!now.empty()) {
+  if (!fed.full.empty()) {
     auto text = std::make_shared<const std::string>(*path->text + std::string(bytes));
-    for (const Frame* f : now) result.full.push_back(extend(*path, f, arena, text, ids, std::nullopt));
-  } else if (finished) {
-    auto text =
-        std::make_shared<const std::string>(*path->text + std::string(bytes.substr(0, finished_at)));
-    result.partial.push_back(
-        extend(*path, finished, arena, text, ids, std::string(bytes.substr(finished_at))));
+    for (const Frame* f : fed.full)
+      result.full.push_back(extend(*path, f, arena, text, ids, std::nullopt));
+  } else if (fed.finished) {
+    auto text = std::make_shared<const std::string>(*path->text +
+                                                    std::string(bytes.substr(0, fed.finished_at)));
+    result.partial.push_back(extend(*path, fed.finished, arena, text, ids,
+                                    std::string(bytes.substr(fed.finished_at))));
   }
   return result;
 }

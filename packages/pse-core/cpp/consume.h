@@ -14,6 +14,16 @@ struct ConsumeResult {
   std::vector<PathPtr> partial;  ///< the root finished early; `remaining` holds the rest
 };
 
+struct FeedResult {
+  Positions full;                  ///< positions (not yet closed) after every byte
+  const Frame* finished = nullptr; ///< a finished root seen before byte `finished_at`
+  std::size_t finished_at = 0;
+};
+
+/// Feed `bytes` to canonical positions `start`; the text offset of byte 0 is `base`.
+void feed(Runtime& rt, Positions start, std::string_view bytes, std::uint32_t base,
+          FeedResult& result);
+
 /// Canonical positions of a path (closure of its top).
 void close_path(Runtime& rt, const Path& path, Positions& out);
 

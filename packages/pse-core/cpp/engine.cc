@@ -9,11 +9,11 @@
 
 namespace pse {
 
-PathPtr start_path(const SMPtr& machine, std::int32_t state) {
+PathPtr start_path(const SMPtr& machine, std::int32_t state, bool raw) {
   auto p = std::make_shared<Path>();
   p->arena = std::make_shared<Arena>();
   Runtime rt(*p->arena, true);
-  p->top = rt.push(nullptr, machine.get(), -1, state);
+  p->top = rt.push(nullptr, machine.get(), -1, state, raw);
   p->machine = machine;
   p->text = std::make_shared<const std::string>();
   p->token_ids = std::make_shared<const std::vector<std::int32_t>>();
@@ -144,7 +144,7 @@ std::string Engine::forced_bytes() const {
   while (forced.size() < limits::kMaxForcedBytes && !now.empty()) {
     int only = -1;
     for (const Frame* f : now) {
-      if (f->done()) return forced;
+      if (f->done() || f->kind == Kind::kExternal) return forced;
       for (int b = 0; b < 256; ++b) {
         if (b == only || !rt.step(f, static_cast<std::uint8_t>(b))) continue;
         if (only >= 0) return forced;  // two different bytes possible

@@ -21,7 +21,8 @@ class MaskComputer {
   bool compute(const Positions& closed, std::uint32_t* bits);
 
  private:
-  void walk(std::uint32_t u, const Positions& set, std::size_t depth);
+  void walk(std::uint32_t u, const Positions& set, std::size_t depth, std::size_t trie_depth);
+  void external(const Frame* f, std::uint32_t u, std::size_t trie_depth);
   void mark(std::uint32_t node);
   Positions& level(std::size_t depth);
 

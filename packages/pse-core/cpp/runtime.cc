@@ -4,6 +4,7 @@
 
 #include "nodes/leaf.h"
 #include "pse_core/errors.h"
+#include "pse_core/external.h"
 
 namespace pse {
 
@@ -93,8 +94,14 @@ void Runtime::check_depth(const Frame* f) {
 }
 
 const Frame* Runtime::push(const Frame* parent, const StateMachine* node, std::int32_t target,
-                           std::int32_t state) {
+                           std::int32_t state, bool raw) {
   node = node->resolve();
+  if (node->external && !raw) {
+    ExternalNode::Handle h = node->external->start();
+    arena_.keep(h);
+    return make(parent, node, Kind::kExternal, 0, target, reinterpret_cast<std::uintptr_t>(h.get()),
+                0);
+  }
   std::int32_t s = 0;
   if (node->kind == Kind::kGraph) s = state >= 0 ? state : node->start;
   return make(parent, node, node->kind, s, target, 0, 0);
@@ -136,8 +143,24 @@ void Runtime::closure(const Frame* f, Positions& out) {
   }
   check_depth(f);
   add_unique(out, f);
-  if (f->consumed() && leaf::accepting(f->kind, *f->node, f->state, f->local))
-    closure(pop(f), out);
+  if (!f->consumed()) return;
+  bool accepting = f->kind == Kind::kExternal
+                       ? f->node->external->accepting(reinterpret_cast<void*>(f->local))
+                       : leaf::accepting(f->kind, *f->node, f->state, f->local);
+  if (accepting) closure(pop(f), out);
+}
+
+std::vector<std::pair<const Frame*, std::size_t>> Runtime::external_step(const Frame* f,
+                                                                        std::string_view text) {
+  std::vector<std::pair<const Frame*, std::size_t>> out;
+  for (auto& step : f->node->external->consume(reinterpret_cast<void*>(f->local), text)) {
+    if (step.consumed == 0 || step.consumed > text.size()) continue;
+    arena_.keep(step.next);
+    out.emplace_back(with(f, f->state, reinterpret_cast<std::uintptr_t>(step.next.get()),
+                          f->flags | kConsumed, f->hist),
+                     step.consumed);
+  }
+  return out;
 }
 
 void Runtime::graph_closure(const Frame* f, Positions& out) {

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pse_core/frame.h"
@@ -26,8 +28,13 @@ class Runtime {
   std::uint32_t offset = 0;
 
   /// A fresh frame for `node` on top of `parent`.
+  /// `raw`: the node's own kind even when an external stepper overrides it.
   const Frame* push(const Frame* parent, const StateMachine* node, std::int32_t target,
-                    std::int32_t state = -1);
+                    std::int32_t state = -1, bool raw = false);
+  /// Results of an external frame consuming a prefix of `text`: (frame, bytes used).
+  std::vector<std::pair<const Frame*, std::size_t>> external_step(const Frame* f,
+                                                                   std::string_view text);
+  Arena& arena() { return arena_; }
   /// Every canonical position reachable from `f` without input, appended to `out`.
   void closure(const Frame* f, Positions& out);
   /// The successor of canonical position `f` on byte `b` (not yet closed), or null.

@@ -186,6 +186,7 @@ const char* kind_name(Kind kind) {
     case Kind::kWaitFor: return "wait_for";
     case Kind::kRef: return "ref";
     case Kind::kBuffer: return "buffer";
+    case Kind::kExternal: return "external";
   }
   return "?";
 }

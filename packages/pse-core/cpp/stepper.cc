@@ -12,8 +12,8 @@
 
 namespace pse {
 
-Stepper Stepper::start(const SMPtr& machine, std::int32_t state) {
-  PathPtr p = start_path(machine, state);
+Stepper Stepper::start(const SMPtr& machine, std::int32_t state, bool raw) {
+  PathPtr p = start_path(machine, state, raw);
   return Stepper(p, p->top);
 }
 

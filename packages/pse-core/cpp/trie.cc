@@ -64,7 +64,7 @@ void TrieMap::build() const {
     for (std::size_t d = common; d < key.size(); ++d) {
       open.push_back(static_cast<std::uint32_t>(nodes_.size()));
       nodes_.push_back(Node{0, 0, 0, static_cast<std::uint8_t>(key[d]),
-                            static_cast<std::uint8_t>(std::min<std::size_t>(d + 1, 255))});
+                            static_cast<std::uint16_t>(std::min<std::size_t>(d + 1, 65535))});
     }
     Node& leaf = nodes_[open.back()];
     leaf.ids_begin = static_cast<std::uint32_t>(ids_.size());

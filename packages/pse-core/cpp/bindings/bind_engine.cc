@@ -87,7 +87,11 @@ void bind_engine(nb::module_& m) {
           nb::arg("max_resample_attempts") = 5)
       .def_prop_rw(
           "state_machine", [](Engine& e) { return e.state_machine(); },
-          [](Engine& e, SMPtr sm) { e.set_state_machine(std::move(sm)); }, nb::arg().none())
+          [](Engine& e, SMPtr sm) {
+            if (sm) prepare(sm.get());
+            e.set_state_machine(std::move(sm));
+          },
+          nb::arg().none())
       .def_prop_rw(
           "steppers",
           [](Engine& e) {

@@ -200,13 +200,16 @@ void bind_state_machine(nb::module_& m) {
       .def(
           "get_new_stepper",
           [](Self self, nb::handle state) {
-            return Stepper::start(self_ptr(self), state_index(*self.p, state));
+            prepare(self.p);
+            return Stepper::start(self_ptr(self), state_index(*self.p, state), true);
           },
           nb::arg("state").none() = nb::none())
       .def(
           "get_steppers",
           [](Self self, nb::handle state) {
-            return Stepper::start(self_ptr(self), state_index(*self.p, state)).branch();
+            prepare(self.p);
+            bool raw = !self.p->external;  // an overriding class steps with its own stepper
+            return Stepper::start(self_ptr(self), state_index(*self.p, state), raw).branch();
           },
           nb::arg("state").none() = nb::none())
       .def(
@@ -225,7 +228,7 @@ void bind_state_machine(nb::module_& m) {
             nb::list out;
             if (self.kind != Kind::kGraph || stepper.frame->node != &self) return out;
             for (const Edge& e : self.states.at(stepper.frame->state).edges)
-              out.append(nb::make_tuple(Stepper::start(e.machine),
+              out.append(nb::make_tuple(Stepper::start(e.machine, -1, true),
                                         from_key(self.state_keys[e.target])));
             return out;
           },

@@ -49,7 +49,8 @@ void bind_stepper(nb::module_& m) {
                                          machine->describe());
               state = *i;
             }
-            new (self) Stepper(Stepper::start(machine, state));
+            prepare(machine.get());
+            new (self) Stepper(Stepper::start(machine, state, true));
           },
           nb::arg("state_machine"), nb::arg("current_state").none() = nb::none())
       .def("clone", [](const Stepper& s) { return Stepper(s); })

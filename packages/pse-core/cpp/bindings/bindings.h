@@ -20,6 +20,9 @@ void bind_stepper(nb::module_& m);
 void bind_vocabulary(nb::module_& m);
 void bind_engine(nb::module_& m);
 
+/// Mark the nodes under `root` whose Python class overrides get_new_stepper.
+void prepare(StateMachine* root);
+
 /// Python int or str -> StateKey, and back.
 StateKey to_key(nb::handle h);
 nb::object from_key(const StateKey& key);

@@ -59,7 +59,8 @@ class Engine {
   std::shared_ptr<Arena> scratch_ = std::make_shared<Arena>();
 };
 
-/// A fresh path at the start of `machine` (or at graph state `state`).
-PathPtr start_path(const SMPtr& machine, std::int32_t state = -1);
+/// A fresh path at the start of `machine` (or at graph state `state`). `raw`:
+/// the root uses the machine's own kind even if an external stepper overrides it.
+PathPtr start_path(const SMPtr& machine, std::int32_t state = -1, bool raw = false);
 
 }  // namespace pse

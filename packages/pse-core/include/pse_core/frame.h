@@ -73,7 +73,10 @@ class Arena {
     block_ = m.block;
     used_ = m.used;
   }
-  void reset() { rewind({0, 0}); }
+  void reset() {
+    rewind({0, 0});
+    kept_.clear();
+  }
 
   /// Keep another arena (or any object) alive as long as this one.
   void keep(std::shared_ptr<const void> other) { kept_.push_back(std::move(other)); }

@@ -36,6 +36,7 @@ enum class Kind : std::uint8_t {
   kWaitFor,    ///< free text, then one machine
   kRef,        ///< forward reference (recursion)
   kBuffer,     ///< internal: the free-text part of a WaitFor (frames only)
+  kExternal,   ///< internal: a machine stepped by an ExternalNode (frames only)
 };
 
 /// \brief A set of Unicode code points, with the UTF-8 prefixes of its members

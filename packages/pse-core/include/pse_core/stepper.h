@@ -20,7 +20,7 @@ class Stepper {
   Stepper(PathPtr path, const Frame* frame, std::optional<std::uint32_t> end = std::nullopt)
       : path(std::move(path)), frame(frame), end(end) {}
   /// A fresh stepper at the start of `machine` (or at graph state `state`).
-  static Stepper start(const SMPtr& machine, std::int32_t state = -1);
+  static Stepper start(const SMPtr& machine, std::int32_t state = -1, bool raw = false);
 
   PathPtr path;
   const Frame* frame;                 ///< the frame this stepper views

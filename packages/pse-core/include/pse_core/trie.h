@@ -21,7 +21,7 @@ class TrieMap {
     std::uint32_t ids_begin;   ///< token ids ending here: ids_[ids_begin, ids_end)
     std::uint32_t ids_end;
     std::uint8_t byte;         ///< the edge byte from the parent (root: 0)
-    std::uint8_t depth_clip;   ///< depth, saturated at 255
+    std::uint16_t depth;       ///< bytes from the root
   };
 
   void insert(std::string_view key, std::int32_t id);

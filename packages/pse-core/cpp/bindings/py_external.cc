@@ -1,0 +1,86 @@
+// Python subclasses that override get_new_stepper become external nodes: the
+// engine hands them whole strings and reads back their steppers.
+#include <unordered_set>
+
+#include "bindings.h"
+#include "pse_core/external.h"
+
+namespace pse::py {
+
+namespace {
+
+ExternalNode::Handle hold(nb::object obj) {
+  return ExternalNode::Handle(obj.release().ptr(), [](void* p) {
+    if (!Py_IsInitialized()) return;
+    nb::gil_scoped_acquire gil;
+    Py_DECREF(static_cast<PyObject*>(p));
+  });
+}
+
+class PyExternal : public ExternalNode {
+ public:
+  // Borrowed: a bound StateMachine lives inside its Python object, and this
+  // node is owned by that StateMachine.
+  explicit PyExternal(PyObject* machine) : machine_(machine) {}
+
+  Handle start() override {
+    nb::gil_scoped_acquire gil;
+    return hold(nb::handle(machine_).attr("get_new_stepper")());
+  }
+
+  std::vector<Step> consume(void* h, std::string_view text) override {
+    nb::gil_scoped_acquire gil;
+    PyObject* s = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), nullptr);
+    if (!s) {  // partial UTF-8: a Python stepper cannot see it (documented limitation)
+      PyErr_Clear();
+      return {};
+    }
+    nb::object results = nb::handle(static_cast<PyObject*>(h)).attr("consume")(nb::steal(s));
+    std::vector<Step> out;
+    for (nb::handle r : results) {
+      nb::object rest = r.attr("remaining_input");
+      std::size_t left = rest.is_none() ? 0 : nb::cast<std::string>(rest).size();
+      if (left > text.size()) continue;
+      out.push_back(Step{hold(nb::borrow(r)), text.size() - left});
+    }
+    return out;
+  }
+
+  bool accepting(void* h) override {
+    nb::gil_scoped_acquire gil;
+    return nb::cast<bool>(
+        nb::handle(static_cast<PyObject*>(h)).attr("has_reached_accept_state")());
+  }
+
+ private:
+  PyObject* machine_;
+};
+
+bool overrides_stepper(nb::handle obj) {
+  static nb::object* base = new nb::object(
+      nb::getattr(nb::type<StateMachine>(), "get_new_stepper"));
+  return !nb::getattr(obj.type(), "get_new_stepper").is(*base);
+}
+
+void visit(StateMachine* node, std::unordered_set<StateMachine*>& seen) {
+  if (!node || !seen.insert(node).second) return;
+  if (!node->external) {
+    nb::object obj = nb::find(*node);
+    if (obj.is_valid() && overrides_stepper(obj))
+      node->external = std::make_shared<PyExternal>(obj.ptr());
+  }
+  for (auto& st : node->states)
+    for (auto& e : st.edges) visit(e.machine.get(), seen);
+  visit(node->child.get(), seen);
+  visit(node->separator.get(), seen);
+  visit(node->ref_target.get(), seen);
+}
+
+}  // namespace
+
+void prepare(StateMachine* root) {
+  std::unordered_set<StateMachine*> seen;
+  visit(root, seen);
+}
+
+}  // namespace pse::py
