@@ -8,17 +8,23 @@ void close_path(Runtime& rt, const Path& path, Positions& out) {
 }
 
 PathPtr extend(const Path& base, const Frame* top, std::shared_ptr<Arena> arena,
-               std::shared_ptr<const std::string> text,
-               std::shared_ptr<const std::vector<std::int32_t>> ids,
-               std::optional<std::string> remaining) {
-  auto p = std::make_shared<Path>();
+               std::shared_ptr<const std::string> text, std::optional<std::string> remaining) {
+  auto p = std::make_shared<Path>(base);
   p->top = top;
-  p->root_depth = base.root_depth;
-  p->machine = base.machine;
   p->arena = std::move(arena);
   p->text = std::move(text);
-  p->token_ids = std::move(ids);
   p->remaining = std::move(remaining);
+  return p;
+}
+
+PathPtr with_token(const PathPtr& path, std::int32_t token_id) {
+  auto p = std::make_shared<Path>(*path);
+  auto ids = std::make_shared<std::vector<std::int32_t>>(*path->token_ids);
+  auto ends = std::make_shared<std::vector<std::uint32_t>>(*path->token_ends);
+  ids->push_back(token_id);
+  ends->push_back(static_cast<std::uint32_t>(path->text->size()));
+  p->token_ids = ids;
+  p->token_ends = ends;
   return p;
 }
 
@@ -65,21 +71,17 @@ ConsumeResult consume(const PathPtr& path, std::string_view bytes, std::int32_t 
   FeedResult fed;
   feed(rt, std::move(start), bytes, base, fed);
 
-  auto ids = path->token_ids;
-  if (token_id >= 0) {
-    auto grown = std::make_shared<std::vector<std::int32_t>>(*ids);
-    grown->push_back(token_id);
-    ids = grown;
-  }
   if (!fed.full.empty()) {
     auto text = std::make_shared<const std::string>(*path->text + std::string(bytes));
-    for (const Frame* f : fed.full)
-      result.full.push_back(extend(*path, f, arena, text, ids, std::nullopt));
+    for (const Frame* f : fed.full) {
+      PathPtr p = extend(*path, f, arena, text, std::nullopt);
+      result.full.push_back(token_id >= 0 ? with_token(p, token_id) : p);
+    }
   } else if (fed.finished) {
     auto text = std::make_shared<const std::string>(*path->text +
                                                     std::string(bytes.substr(0, fed.finished_at)));
-    result.partial.push_back(extend(*path, fed.finished, arena, text, ids,
-                                    std::string(bytes.substr(fed.finished_at))));
+    PathPtr p = extend(*path, fed.finished, arena, text, std::string(bytes.substr(fed.finished_at)));
+    result.partial.push_back(token_id >= 0 ? with_token(p, token_id) : p);
   }
   return result;
 }

@@ -32,8 +32,9 @@ ConsumeResult consume(const PathPtr& path, std::string_view bytes, std::int32_t 
 
 /// A path that is `base` with `top` and extended text/tokens.
 PathPtr extend(const Path& base, const Frame* top, std::shared_ptr<Arena> arena,
-               std::shared_ptr<const std::string> text,
-               std::shared_ptr<const std::vector<std::int32_t>> ids,
-               std::optional<std::string> remaining);
+               std::shared_ptr<const std::string> text, std::optional<std::string> remaining);
+
+/// `path` with one more token, ending at the end of its text.
+PathPtr with_token(const PathPtr& path, std::int32_t token_id);
 
 }  // namespace pse

@@ -17,6 +17,7 @@ PathPtr start_path(const SMPtr& machine, std::int32_t state, bool raw) {
   p->machine = machine;
   p->text = std::make_shared<const std::string>();
   p->token_ids = std::make_shared<const std::vector<std::int32_t>>();
+  p->token_ends = std::make_shared<const std::vector<std::uint32_t>>();
   return p;
 }
 

@@ -104,7 +104,9 @@ const Frame* Runtime::push(const Frame* parent, const StateMachine* node, std::i
   }
   std::int32_t s = 0;
   if (node->kind == Kind::kGraph) s = state >= 0 ? state : node->start;
-  return make(parent, node, node->kind, s, target, 0, 0);
+  const Frame* f = make(parent, node, node->kind, s, target, 0, 0);
+  check_depth(f);
+  return f;
 }
 
 const Frame* Runtime::pop(const Frame* f) {
@@ -128,6 +130,9 @@ void Runtime::closure(const Frame* f, Positions& out) {
     add_unique(out, f);
     return;
   }
+  // A skippable root that has consumed nothing may finish right away.
+  if (f->depth <= root_depth_ && !f->consumed() && f->kind != Kind::kBuffer && f->node->nullable())
+    add_unique(out, with(f, f->state, f->local, f->flags | kDone, f->hist));
   switch (f->kind) {
     case Kind::kGraph:
       graph_closure(f, out);
@@ -141,7 +146,6 @@ void Runtime::closure(const Frame* f, Positions& out) {
     default:
       break;
   }
-  check_depth(f);
   add_unique(out, f);
   if (!f->consumed()) return;
   bool accepting = f->kind == Kind::kExternal

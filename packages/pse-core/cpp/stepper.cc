@@ -48,6 +48,19 @@ std::string Stepper::raw_value() const {
   return path->text->substr(frame->start, stop - frame->start);
 }
 
+std::vector<std::int32_t> Stepper::token_ids() const {
+  if (is_root()) return *path->token_ids;
+  std::uint32_t stop = end ? *end : static_cast<std::uint32_t>(path->text->size());
+  std::vector<std::int32_t> out;
+  std::uint32_t begin = 0;
+  for (std::size_t i = 0; i < path->token_ids->size(); ++i) {
+    std::uint32_t finish = (*path->token_ends)[i];
+    if (finish > frame->start && begin < stop) out.push_back((*path->token_ids)[i]);
+    begin = finish;
+  }
+  return out;
+}
+
 std::size_t Stepper::consumed_character_count() const {
   std::string raw = raw_value();
   return utf8::count_chars(raw.data(), raw.size());
@@ -68,7 +81,13 @@ bool Stepper::can_accept_more_input() const {
   Runtime rt(arena, false, frame->depth);
   Positions out;
   closed(rt, out);
-  return std::any_of(out.begin(), out.end(), [](const Frame* f) { return !f->done(); });
+  for (const Frame* f : out) {
+    if (f->done()) continue;
+    if (f->kind == Kind::kExternal) return true;
+    for (int b = 0; b < 256; ++b)
+      if (rt.step(f, static_cast<std::uint8_t>(b))) return true;
+  }
+  return false;
 }
 
 bool Stepper::is_within_value() const {
@@ -235,10 +254,8 @@ std::vector<StepperDelta> advance_path(const PathPtr& path, std::string_view tok
     if (ids && used > 0) {  // heal: the consumed prefix is itself a token
       auto healed = std::make_shared<Path>(*q);
       healed->remaining.reset();
-      auto grown = std::make_shared<std::vector<std::int32_t>>(*q->token_ids);
-      grown->push_back(ids->front());
-      healed->token_ids = grown;
-      deltas.emplace_back(root_of(healed), std::string(token.substr(0, used)), true, ids->front());
+      PathPtr p = with_token(healed, ids->front());
+      deltas.emplace_back(root_of(p), std::string(token.substr(0, used)), true, ids->front());
     } else {
       deltas.emplace_back(root_of(q), std::string(token), false);
     }

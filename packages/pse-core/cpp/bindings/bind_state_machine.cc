@@ -384,7 +384,7 @@ void bind_state_machine(nb::module_& m) {
       .def_prop_ro("separator", [](LoopNode& s) { return s.separator; })
       .def_prop_ro("min_loop_count", [](LoopNode& s) { return s.min_count; })
       .def_prop_ro("max_loop_count", [](LoopNode& s) -> std::int64_t {
-        return s.max_count == UINT32_MAX ? -1 : s.max_count;
+        return s.max_count == UINT32_MAX ? -1 : static_cast<std::int64_t>(s.max_count);
       });
 
   nb::class_<WaitForNode, StateMachine>(m, "WaitFor", "Free text, then a machine.")

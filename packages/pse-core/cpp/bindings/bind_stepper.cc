@@ -78,11 +78,11 @@ void bind_stepper(nb::module_& m) {
       .def("is_within_value", &Stepper::is_within_value)
       .def("accepts_any_token", &Stepper::accepts_any_token)
       .def("get_identifier", &Stepper::identifier)
-      .def("get_token_ids_history", [](const Stepper& s) { return *s.path->token_ids; })
+      .def("get_token_ids_history", &Stepper::token_ids)
       .def(
           "get_token_safe_output",
           [](const Stepper& s, nb::callable decode) {
-            return decode(nb::cast(*s.path->token_ids));
+            return decode(nb::cast(s.token_ids()));
           },
           nb::arg("decode_function"))
       .def_prop_ro("state_machine", &machine_of)

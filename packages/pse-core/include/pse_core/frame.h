@@ -98,6 +98,7 @@ struct Path {
   std::shared_ptr<Arena> arena;
   std::shared_ptr<const std::string> text;
   std::shared_ptr<const std::vector<std::int32_t>> token_ids;
+  std::shared_ptr<const std::vector<std::uint32_t>> token_ends;  ///< text offset after each token
   std::optional<std::string> remaining;
 };
 using PathPtr = std::shared_ptr<const Path>;

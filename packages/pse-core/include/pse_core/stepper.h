@@ -31,6 +31,8 @@ class Stepper {
 
   std::vector<Stepper> consume(std::string_view token, std::int32_t token_id = -1) const;
   std::string raw_value() const;
+  /// Ids of the tokens whose text overlaps this stepper's text.
+  std::vector<std::int32_t> token_ids() const;
   std::size_t consumed_character_count() const;
   bool has_reached_accept_state() const;
   bool can_accept_more_input() const;
