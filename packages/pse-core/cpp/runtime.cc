@@ -104,6 +104,7 @@ const Frame* Runtime::push(const Frame* parent, const StateMachine* node, std::i
   }
   std::int32_t s = 0;
   if (node->kind == Kind::kGraph) s = state >= 0 ? state : node->start;
+  if (node->kind == Kind::kDfa) s = node->start;
   const Frame* f = make(parent, node, node->kind, s, target, 0, 0);
   check_depth(f);
   return f;

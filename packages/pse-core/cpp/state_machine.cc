@@ -145,6 +145,9 @@ bool StateMachine::nullable() const {
     case Kind::kRef:
       result = resolve()->nullable();
       break;
+    case Kind::kDfa:
+      result = start >= 0 && !accepting.empty() && accepting[start];
+      break;
     default:
       break;
   }
@@ -185,6 +188,7 @@ const char* kind_name(Kind kind) {
     case Kind::kLoop: return "loop";
     case Kind::kWaitFor: return "wait_for";
     case Kind::kRef: return "ref";
+    case Kind::kDfa: return "dfa";
     case Kind::kBuffer: return "buffer";
     case Kind::kExternal: return "external";
   }
@@ -195,6 +199,58 @@ std::string StateMachine::describe() const {
   std::string s = identifier ? *identifier : kind_name(kind);
   if (kind == Kind::kPhrase) s += "('" + phrase + "')";
   return s;
+}
+
+void StateMachine::set_dfa(const std::vector<std::int32_t>& table,
+                           std::vector<std::uint8_t> accept, std::int32_t start_state) {
+  const std::size_t n = accept.size();
+  if (n == 0 || table.size() != n * 256)
+    throw GrammarError("a DFA needs states x 256 transitions and one accepting flag per state");
+  if (start_state < 0 || static_cast<std::size_t>(start_state) >= n)
+    throw GrammarError("DFA start state out of range");
+  for (std::int32_t t : table)
+    if (t < -1 || t >= static_cast<std::int32_t>(n)) throw GrammarError("DFA transition out of range");
+  // Keep only states from which an accepting state is reachable.
+  std::vector<std::vector<std::int32_t>> into(n);
+  for (std::size_t s = 0; s < n; ++s)
+    for (int b = 0; b < 256; ++b)
+      if (std::int32_t t = table[s * 256 + b]; t >= 0) into[t].push_back(static_cast<std::int32_t>(s));
+  std::vector<std::uint8_t> live(n, 0);
+  std::vector<std::int32_t> work;
+  for (std::size_t s = 0; s < n; ++s)
+    if (accept[s]) {
+      live[s] = 1;
+      work.push_back(static_cast<std::int32_t>(s));
+    }
+  while (!work.empty()) {
+    std::int32_t t = work.back();
+    work.pop_back();
+    for (std::int32_t s : into[t])
+      if (!live[s]) {
+        live[s] = 1;
+        work.push_back(s);
+      }
+  }
+  // Byte classes: bytes whose columns agree (after pruning) share a class.
+  std::vector<std::vector<std::int32_t>> columns;
+  for (int b = 0; b < 256; ++b) {
+    std::vector<std::int32_t> col(n);
+    for (std::size_t s = 0; s < n; ++s) {
+      std::int32_t t = table[s * 256 + b];
+      col[s] = (t >= 0 && live[t]) ? t : -1;
+    }
+    std::size_t c = 0;
+    while (c < columns.size() && columns[c] != col) ++c;
+    if (c == columns.size()) columns.push_back(std::move(col));
+    byte_class[b] = static_cast<std::uint8_t>(c);
+  }
+  classes = static_cast<std::uint32_t>(columns.size());
+  transitions.assign(n * classes, -1);
+  for (std::size_t c = 0; c < classes; ++c)
+    for (std::size_t s = 0; s < n; ++s) transitions[s * classes + c] = columns[c][s];
+  accepting = std::move(accept);
+  start = live[start_state] ? start_state : -1;
+  invalidate();
 }
 
 SMPtr make_phrase(const std::string& text) {

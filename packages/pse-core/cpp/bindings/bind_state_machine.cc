@@ -32,6 +32,9 @@ struct LoopNode : StateMachine {
 struct WaitForNode : StateMachine {
   WaitForNode() : StateMachine(Kind::kWaitFor) {}
 };
+struct DfaNode : StateMachine {
+  DfaNode() : StateMachine(Kind::kDfa) {}
+};
 struct RefNode : StateMachine {
   RefNode() : StateMachine(Kind::kRef) {}
 };
@@ -404,6 +407,30 @@ void bind_state_machine(nb::module_& m) {
       .def_prop_ro("state_machine", [](WaitForNode& s) { return s.child; })
       .def_prop_ro("buffer_length", [](WaitForNode& s) { return s.buffer_length; })
       .def_prop_ro("strict", [](WaitForNode& s) { return s.strict; });
+
+  nb::class_<DfaNode, StateMachine>(m, "DfaStateMachine",
+                                    "A byte-level automaton: patterns, formats, bounded numbers.")
+      .def(
+          "__init__",
+          [](DfaNode* self, nb::handle transitions, std::vector<std::uint8_t> accepting,
+             std::int32_t start, bool is_optional, nb::handle identifier) {
+            std::vector<std::int32_t> table;
+            table.reserve(accepting.size() * 256);
+            for (nb::handle row : transitions) {
+              std::size_t before = table.size();
+              for (nb::handle t : row) table.push_back(nb::cast<std::int32_t>(t));
+              if (table.size() - before != 256)
+                throw GrammarError("each DFA row needs 256 transitions (one per byte)");
+            }
+            new (self) DfaNode();
+            self->set_dfa(table, std::move(accepting), start);
+            common(*self, is_optional, identifier);
+          },
+          nb::arg("transitions"), nb::arg("accepting"), nb::arg("start") = 0,
+          nb::arg("is_optional") = false, nb::arg("identifier").none() = nb::none(),
+          "`transitions[s][b]` is the state after byte b in state s, or -1.")
+      .def_prop_ro("state_count", [](DfaNode& s) { return s.accepting.size(); })
+      .def_prop_ro("byte_classes", [](DfaNode& s) { return s.classes; });
 
   nb::class_<RefNode, StateMachine>(m, "RefStateMachine",
                                     "A forward reference, for recursive grammars.")

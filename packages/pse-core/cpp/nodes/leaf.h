@@ -3,6 +3,7 @@
 
 #include "nodes/buffer.h"
 #include "nodes/character.h"
+#include "nodes/dfa.h"
 #include "nodes/number.h"
 #include "nodes/phrase.h"
 #include "nodes/string.h"
@@ -12,7 +13,7 @@ namespace pse::leaf {
 
 inline bool is_leaf(Kind k) {
   return k == Kind::kPhrase || k == Kind::kCharacter || k == Kind::kString ||
-         k == Kind::kNumber || k == Kind::kBuffer;
+         k == Kind::kNumber || k == Kind::kBuffer || k == Kind::kDfa;
 }
 
 inline bool step(Kind k, const StateMachine& n, std::int32_t& state, std::uint64_t& local,
@@ -23,6 +24,7 @@ inline bool step(Kind k, const StateMachine& n, std::int32_t& state, std::uint64
     case Kind::kString: return json_string::step(n, state, local, b);
     case Kind::kNumber: return number::step(n, state, local, b);
     case Kind::kBuffer: return buffer::step(n, state, local, b);
+    case Kind::kDfa: return dfa::step(n, state, local, b);
     default: return false;
   }
 }
@@ -34,6 +36,7 @@ inline bool accepting(Kind k, const StateMachine& n, std::int32_t state, std::ui
     case Kind::kString: return json_string::accepting(n, state, local);
     case Kind::kNumber: return number::accepting(n, state, local);
     case Kind::kBuffer: return buffer::accepting(n, state, local);
+    case Kind::kDfa: return dfa::accepting(n, state, local);
     default: return false;
   }
 }

@@ -35,6 +35,7 @@ enum class Kind : std::uint8_t {
   kLoop,       ///< repetitions of one machine, with optional separator
   kWaitFor,    ///< free text, then one machine
   kRef,        ///< forward reference (recursion)
+  kDfa,        ///< a byte-level automaton (regex patterns, formats, bounded numbers)
   kBuffer,     ///< internal: the free-text part of a WaitFor (frames only)
   kExternal,   ///< internal: a machine stepped by an ExternalNode (frames only)
 };
@@ -98,6 +99,16 @@ class StateMachine : public std::enable_shared_from_this<StateMachine> {
   std::uint32_t min_count = 1, max_count = UINT32_MAX;
   std::int32_t buffer_length = -1;
   bool strict = false;
+
+  // kDfa: transitions[state * classes + byte_class[b]] (-1: reject).
+  std::array<std::uint8_t, 256> byte_class{};
+  std::uint32_t classes = 0;
+  std::vector<std::int32_t> transitions;
+  std::vector<std::uint8_t> accepting;
+  /// Install a DFA given as a dense [states x 256] table; prunes states that
+  /// cannot reach an accepting state and compresses bytes into classes.
+  void set_dfa(const std::vector<std::int32_t>& table, std::vector<std::uint8_t> accept,
+               std::int32_t start_state);
 
   // kRef: a strong reference. A recursive grammar is a reference cycle and is
   // never freed; grammars are few and long-lived, so this is accepted.

@@ -142,6 +142,22 @@ class WaitFor(StateMachine):
     @property
     def strict(self) -> bool: ...
 
+class DfaStateMachine(StateMachine):
+    """A byte-level automaton: ``transitions[s][b]`` is the next state or -1."""
+
+    def __init__(
+        self,
+        transitions: Sequence[Sequence[int]],
+        accepting: Sequence[bool],
+        start: int = 0,
+        is_optional: bool = False,
+        identifier: str | None = None,
+    ) -> None: ...
+    @property
+    def state_count(self) -> int: ...
+    @property
+    def byte_classes(self) -> int: ...
+
 class RefStateMachine(StateMachine):
     """A forward reference, for recursive grammars; resolved with ``set_target``."""
 
