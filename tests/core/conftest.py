@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 import pytest
+from _support.tokenizers import smollm2_tokenizer
 from pse_core._core import (
     CharacterStateMachine,
     LoopStateMachine,
@@ -16,17 +17,48 @@ from pse_core._core import (
     Vocabulary,
 )
 
-from _support.tokenizers import smollm2_tokenizer
-
 # A small vocabulary with the shapes that matter: single bytes, words, tokens
 # that straddle structure ('{"', '":', '",'), whitespace runs, partial UTF-8
 # ('\xc3' then '\xa9' is 'é'), a control token (None) and an end token.
 SYNTHETIC_TOKENS: list[bytes | None] = [
     *(bytes([b]) for b in range(0x20, 0x7F)),
-    b"true", b"tr", b"ue", b"fal", b"se", b"null", b"{\"", b"\":", b"\",", b"\"}", b"\"]",
-    b"  ", b"\n", b"\n  ", b"12", b"123", b"-1", b".5", b"e+", b"hello", b" world",
-    b"\xc3", b"\xa9", "é".encode(), "😀".encode()[:2], "😀".encode()[2:], b"\\u00", b"\\n",
-    b"ab", b"abc", b"abcd", b"```", b"```json\n", b"\n```", b"<a>", b"</a>", b"<",
+    b"true",
+    b"tr",
+    b"ue",
+    b"fal",
+    b"se",
+    b"null",
+    b'{"',
+    b'":',
+    b'",',
+    b'"}',
+    b'"]',
+    b"  ",
+    b"\n",
+    b"\n  ",
+    b"12",
+    b"123",
+    b"-1",
+    b".5",
+    b"e+",
+    b"hello",
+    b" world",
+    b"\xc3",
+    b"\xa9",
+    "é".encode(),
+    "😀".encode()[:2],
+    "😀".encode()[2:],
+    b"\\u00",
+    b"\\n",
+    b"ab",
+    b"abc",
+    b"abcd",
+    b"```",
+    b"```json\n",
+    b"\n```",
+    b"<a>",
+    b"</a>",
+    b"<",
     None,  # control token
     None,  # end of sequence
 ]
@@ -49,7 +81,7 @@ def _gpt2_byte_decoder() -> dict[str, int]:
             printable.append(b)
             chars.append(256 + extra)
             extra += 1
-    return {chr(c): b for b, c in zip(printable, chars)}
+    return {chr(c): b for b, c in zip(printable, chars, strict=True)}
 
 
 @functools.cache
@@ -84,7 +116,11 @@ def json_grammar() -> StateMachine:
         PhraseStateMachine("{"), ws, LoopStateMachine(pair, 0, -1, sep), ws, PhraseStateMachine("}")
     )
     arr = chain(
-        PhraseStateMachine("["), ws, LoopStateMachine(value, 0, -1, sep), ws, PhraseStateMachine("]")
+        PhraseStateMachine("["),
+        ws,
+        LoopStateMachine(value, 0, -1, sep),
+        ws,
+        PhraseStateMachine("]"),
     )
     literals = [PhraseStateMachine(w) for w in ("true", "false", "null")]
     alternatives = [obj, arr, StringStateMachine(), NumberStateMachine(), *literals]

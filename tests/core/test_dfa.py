@@ -42,7 +42,11 @@ def test_dead_states_are_pruned() -> None:
 
 def test_dfa_inside_a_graph_and_mask(synthetic_vocab: Vocabulary) -> None:
     quoted = StateMachine(
-        {0: [(PhraseStateMachine('"'), 1)], 1: [(pattern_dfa(), 2)], 2: [(PhraseStateMachine('"'), "$")]}
+        {
+            0: [(PhraseStateMachine('"'), 1)],
+            1: [(pattern_dfa(), 2)],
+            2: [(PhraseStateMachine('"'), "$")],
+        }
     )
     assert accepts(quoted, '"12-ab"') and not accepts(quoted, '"12-"')
     engine = Engine(synthetic_vocab)

@@ -37,7 +37,12 @@ def braces_grammar() -> StateMachine:
     digits = CharacterStateMachine("0123456789", char_min=1, char_limit=3)
     ws = CharacterStateMachine(" ", char_limit=2, is_optional=True)
     return StateMachine(
-        {0: [(PhraseStateMachine("{"), 1)], 1: [(digits, 2)], 2: [(ws, 3)], 3: [(PhraseStateMachine("}"), "$")]}
+        {
+            0: [(PhraseStateMachine("{"), 1)],
+            1: [(digits, 2)],
+            2: [(ws, 3)],
+            3: [(PhraseStateMachine("}"), "$")],
+        }
     )
 
 
@@ -61,7 +66,9 @@ def test_mask_equals_enumerated_language(synthetic_vocab: Vocabulary) -> None:
         for ch in text:
             engine.consume_token(ids[bytes([ch])])
         expected = {
-            i for i, tok in enumerate(SYNTHETIC_TOKENS) if tok is not None and text + tok in prefixes
+            i
+            for i, tok in enumerate(SYNTHETIC_TOKENS)
+            if tok is not None and text + tok in prefixes
         }
         if text in language:
             expected.add(EOS_ID)
@@ -184,7 +191,7 @@ def instances() -> list[str]:
         docs = [s["instance"] for s in json.loads(BENCH.read_text())]
     else:
         docs = [{"a": [1, -2.5e3, True, None], "b": {"c": "d"}}]
-    docs.append({"text": "é 😀 \\ \" \u00ff", "n": [0, 1e-3, -0.0]})
+    docs.append({"text": 'é 😀 \\ " \u00ff', "n": [0, 1e-3, -0.0]})
     return [json.dumps(d) for d in docs]
 
 

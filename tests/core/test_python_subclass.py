@@ -47,7 +47,11 @@ class Digits(StateMachine):
 
 def assignment() -> StateMachine:
     return StateMachine(
-        {0: [(PhraseStateMachine("n="), 1)], 1: [(Digits(), 2)], 2: [(PhraseStateMachine(";"), "$")]}
+        {
+            0: [(PhraseStateMachine("n="), 1)],
+            1: [(Digits(), 2)],
+            2: [(PhraseStateMachine(";"), "$")],
+        }
     )
 
 

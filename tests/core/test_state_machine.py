@@ -45,7 +45,7 @@ def test_state_graph_round_trip() -> None:
     sm = ab_machine()
     graph = sm.state_graph
     assert list(graph) == [0, 1]
-    (edge_machine, target), = graph[0]
+    ((edge_machine, target),) = graph[0]
     assert isinstance(edge_machine, PhraseStateMachine) and target == 1
     assert graph[1][0][1] == "$"
     # The same Python objects come back.
@@ -54,7 +54,10 @@ def test_state_graph_round_trip() -> None:
 
 def test_state_graph_setter_and_string_states() -> None:
     sm = StateMachine()
-    sm.state_graph = {0: [(PhraseStateMachine("x"), "mid")], "mid": [(PhraseStateMachine("y"), "$")]}
+    sm.state_graph = {
+        0: [(PhraseStateMachine("x"), "mid")],
+        "mid": [(PhraseStateMachine("y"), "$")],
+    }
     assert accepts(sm, "xy") and not accepts(sm, "x")
 
 

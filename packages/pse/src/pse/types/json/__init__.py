@@ -1,0 +1,1 @@
+"""JSON state machines."""

@@ -1,0 +1,1 @@
+"""Mixed-content state machines."""

@@ -1,0 +1,72 @@
+"""ObjectStateMachine: one JSON object."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pse_core._core import StateMachine, Stepper
+
+from pse.types._values import children_of, is_machine
+from pse.types.base.chain import ChainStateMachine
+from pse.types.base.loop import LoopStateMachine
+from pse.types.base.phrase import PhraseStateMachine
+from pse.types.key_value import KeyValueStateMachine
+from pse.types.whitespace import WhitespaceStateMachine
+
+
+class ObjectStateMachine(StateMachine):
+    """Matches ``"{" ws (kv (ws "," ws kv)*)? ws "}"`` with ``KeyValueStateMachine`` pairs.
+
+    Property values are ``JsonStateMachine`` by default, or
+    ``value_state_machine``. The empty object ``{}`` is always accepted;
+    ``is_optional=True`` lets a parent skip the object entirely. The value is
+    a ``dict`` (a pair still being read is included once its value started).
+    """
+
+    def __init__(
+        self,
+        is_optional: bool = False,
+        identifier: str | None = None,
+        *,
+        value_state_machine: StateMachine | None = None,
+    ) -> None:
+        pair = KeyValueStateMachine(value_state_machine=value_state_machine)
+        separator = ChainStateMachine(
+            [WhitespaceStateMachine(), PhraseStateMachine(","), WhitespaceStateMachine()]
+        )
+        items = LoopStateMachine(pair, min_loop_count=1, separator=separator)
+        super().__init__(
+            {
+                0: [(PhraseStateMachine("{"), 1)],
+                1: [(WhitespaceStateMachine(), 2)],
+                2: [(items, 3), (PhraseStateMachine("}"), "$")],
+                3: [(WhitespaceStateMachine(), 4)],
+                4: [(PhraseStateMachine("}"), "$")],
+            },
+            start_state=0,
+            end_states=["$"],
+            is_optional=is_optional,
+            identifier=identifier,
+        )
+        self.key_value_state_machine = pair
+        self.items_state_machine = items
+
+    def stepper_value(self, stepper: Stepper) -> Any:
+        """The ``dict`` of pairs read so far; ``None`` before ``{``."""
+        if not stepper.get_raw_value():
+            return None
+        loops = children_of(stepper, self.items_state_machine)
+        if not loops:
+            return {}
+        loop = loops[-1]
+        result: dict[Any, Any] = {}
+        for kv in loop.history:
+            if is_machine(kv.state_machine, self.key_value_state_machine):
+                key, value = kv.get_current_value()
+                result[key] = value
+        active = loop.sub_stepper
+        if active is not None and is_machine(active.state_machine, self.key_value_state_machine):
+            key, value = active.get_current_value()
+            if key is not None and value is not None:
+                result[key] = value
+        return result
