@@ -49,7 +49,7 @@ std::size_t MaskCache::KeyHash::operator()(const Key& k) const {
 
 const MaskEntry& MaskCache::get(const Frame& leaf, const TrieMap& trie, std::uint32_t span,
                                 std::size_t vocab_size) {
-  Key key{leaf.node->uid, leaf::canonical(leaf.kind, *leaf.node, leaf.local, span), leaf.state,
+  Key key{leaf.node->leaf_class(), leaf::canonical(leaf.kind, *leaf.node, leaf.local, span), leaf.state,
           static_cast<std::int32_t>(leaf.kind)};
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(key);

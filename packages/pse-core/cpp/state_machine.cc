@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
+#include <unordered_map>
 
 #include "pse_core/errors.h"
 #include "runtime.h"
@@ -176,6 +178,69 @@ const std::array<std::uint64_t, 4>& StateMachine::first_bytes() const {
 void StateMachine::invalidate() {
   nullable_ = -1;
   first_known_ = false;
+  leaf_class_ = 0;
+}
+
+namespace {
+
+template <class T>
+void put(std::string& s, const T& v) {
+  s.append(reinterpret_cast<const char*>(&v), sizeof(T));
+}
+
+template <class T>
+void put_all(std::string& s, const std::vector<T>& v) {
+  put(s, v.size());
+  s.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+}
+
+}  // namespace
+
+std::uint64_t StateMachine::leaf_class() const {
+  if (leaf_class_) return leaf_class_;
+  std::string sig(1, static_cast<char>(kind));
+  put(sig, is_case_sensitive);
+  switch (kind) {
+    case Kind::kPhrase:
+      sig += phrase;
+      break;
+    case Kind::kCharacter:
+      put_all(sig, whitelist.points);
+      put_all(sig, graylist.points);
+      put_all(sig, blacklist.points);
+      put(sig, char_min);
+      put(sig, char_limit);
+      break;
+    case Kind::kString:
+      put(sig, min_length);
+      put(sig, max_length);
+      break;
+    case Kind::kNumber:
+      put(sig, integer_only);
+      put(sig, allow_negative);
+      break;
+    case Kind::kDfa:
+      put(sig, start);
+      put(sig, classes);
+      put(sig, byte_class);
+      put_all(sig, transitions);
+      put_all(sig, accepting);
+      break;
+    case Kind::kWaitFor:  // the free-text buffer's behaviour
+      put(sig, buffer_length);
+      put(sig, strict);
+      if (strict) put(sig, child->resolve()->first_bytes());
+      break;
+    default:
+      put(sig, uid);  // not shareable
+      break;
+  }
+  static std::mutex mutex;
+  static std::unordered_map<std::string, std::uint64_t> classes_seen;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, fresh] = classes_seen.emplace(std::move(sig), classes_seen.size() + 1);
+  leaf_class_ = it->second;
+  return leaf_class_;
 }
 
 const char* kind_name(Kind kind) {

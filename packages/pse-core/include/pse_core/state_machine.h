@@ -134,6 +134,9 @@ class StateMachine : public std::enable_shared_from_this<StateMachine> {
   /// Bytes this machine can start with (when entered fresh).
   const std::array<std::uint64_t, 4>& first_bytes() const;
   void invalidate();
+  /// Identifies what a leaf matches: equal for leaves with equal parameters,
+  /// so that every grammar shares their mask-cache entries.
+  std::uint64_t leaf_class() const;
 
   std::string describe() const;
 
@@ -141,6 +144,7 @@ class StateMachine : public std::enable_shared_from_this<StateMachine> {
   mutable std::int8_t nullable_ = -1;  // -1 unknown, 2 in progress
   mutable bool first_known_ = false;
   mutable std::array<std::uint64_t, 4> first_{};
+  mutable std::uint64_t leaf_class_ = 0;
 };
 
 /// Factories for the leaf kinds; they validate their arguments.
