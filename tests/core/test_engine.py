@@ -210,3 +210,12 @@ def test_real_tokenizer_mask_matches_per_token_consumption(text: str) -> None:
         engine.consume_token(token)
     assert engine.has_reached_accept_state
     assert json.loads(engine.raw_output) == json.loads(text)
+
+
+def test_ascii_whitelist_rejects_multibyte_lead_bytes() -> None:
+    vocab = Vocabulary([b" ", b"a", b"\xe0", b"\xf0", b"\xc3", b"\xc2"])
+    engine = Engine(vocab)
+    engine.state_machine = CharacterStateMachine(" \t")
+    assert engine.allowed_token_ids() == [0]
+    engine.state_machine = CharacterStateMachine("\u00e9\u0800")  # é (c3 a9) and ࠀ (e0 a0 80)
+    assert {vocab.token_bytes(i) for i in engine.allowed_token_ids()} == {b"\xc3", b"\xe0"}

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "consume.h"
+#include "pse_core/completion.h"
 #include "mask.h"
 #include "pse_core/errors.h"
 #include "pse_core/stepper_delta.h"
@@ -173,6 +174,54 @@ bool Engine::consume_text(std::string_view text, bool token_healing) {
   for (const Stepper& s : best) next.push_back(s.path);
   paths_ = std::move(next);
   return true;
+}
+
+namespace {
+
+std::optional<std::string> best_completion(const std::vector<PathPtr>& paths) {
+  Arena arena;
+  Runtime rt(arena, false);
+  std::optional<std::string> best;
+  for (const PathPtr& p : paths) {
+    Positions closed;
+    close_path(rt, *p, closed);
+    for (const Frame* f : closed) {
+      auto c = shortest_completion(f, p->root_depth);
+      if (c && (!best || c->size() < best->size())) best = std::move(c);
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::optional<std::string> Engine::shortest_completion() const { return best_completion(paths_); }
+
+std::optional<std::vector<std::int32_t>> Engine::completion_tokens() const {
+  auto bytes = shortest_completion();
+  if (!bytes) return std::nullopt;
+  if (bytes->empty()) return std::vector<std::int32_t>{};
+  auto ids = fewest_tokens(vocab->trie(), *bytes);
+  if (ids.empty()) return std::nullopt;
+  return ids;
+}
+
+std::optional<std::size_t> Engine::completion_length_after(std::int32_t id) const {
+  if (id < 0 || static_cast<std::size_t>(id) >= vocab->size() || !vocab->token(id) ||
+      vocab->is_control(id))
+    return std::nullopt;
+  std::vector<PathPtr> next;
+  for (const PathPtr& p : paths_) {
+    auto r = consume(p, *vocab->token(id), id);
+    next.insert(next.end(), r.full.begin(), r.full.end());
+  }
+  if (next.empty()) return std::nullopt;
+  auto bytes = best_completion(next);
+  if (!bytes) return std::nullopt;
+  if (bytes->empty()) return 0;
+  auto ids = fewest_tokens(vocab->trie(), *bytes);
+  if (ids.empty()) return std::nullopt;
+  return ids.size();
 }
 
 std::vector<std::int32_t> Engine::token_history() const {

@@ -179,6 +179,7 @@ void StateMachine::invalidate() {
   nullable_ = -1;
   first_known_ = false;
   leaf_class_ = 0;
+  min_len_cache = SIZE_MAX;
 }
 
 namespace {

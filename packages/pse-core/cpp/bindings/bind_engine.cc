@@ -148,6 +148,17 @@ void bind_engine(nb::module_& m) {
              return ids;
            })
       .def("is_token_allowed", &Engine::is_token_allowed, nb::arg("token_id"))
+      .def(
+          "shortest_completion",
+          [](Engine& e) -> nb::object {
+            auto c = e.shortest_completion();
+            return c ? nb::object(to_text(*c)) : nb::none();
+          },
+          "Shortest text that completes the structure from here, or None if unknown.")
+      .def("completion_token_ids", &Engine::completion_tokens,
+           "Fewest tokens that spell shortest_completion() ([] when complete), or None.")
+      .def("completion_length_after", &Engine::completion_length_after, nb::arg("token_id"),
+           "Tokens a completion needs after `token_id`, or None if it is not allowed.")
       .def("consume_token", &Engine::consume_token, nb::arg("token_id"))
       .def(
           "consume_text",

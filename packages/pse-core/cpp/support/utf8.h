@@ -1,8 +1,10 @@
 // Incremental UTF-8 validation, one byte at a time, packed into 32 bits:
 // bits 0-20 the code point so far, 21-22 continuation bytes still needed,
-// 23-25 the allowed range of the next byte (for overlongs and surrogates).
+// 23-25 the allowed range of the next byte (for overlongs and surrogates),
+// 26-27 the sequence's total continuation count (so that its range is known).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -14,9 +16,11 @@ inline std::uint32_t need(std::uint32_t st) { return (st >> 21) & 3; }
 
 /// Range of code points that can still result from a partial sequence.
 inline void pending_range(std::uint32_t st, std::uint32_t& lo, std::uint32_t& hi) {
-  std::uint32_t n = need(st), cp = st & 0x1FFFFF, shift = 6 * n;
-  lo = cp << shift;
-  hi = lo | ((1u << shift) - 1);
+  static constexpr std::uint32_t floor[4] = {0, 0x80, 0x800, 0x10000};
+  static constexpr std::uint32_t ceiling[4] = {0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
+  std::uint32_t n = need(st), cp = st & 0x1FFFFF, shift = 6 * n, total = (st >> 26) & 3;
+  lo = std::max(cp << shift, floor[total]);
+  hi = std::min(cp << shift | ((1u << shift) - 1), ceiling[total]);
 }
 
 /// Feed one byte. On kComplete, `cp` holds the code point and `st` is reset.
@@ -43,7 +47,7 @@ inline Feed feed(std::uint32_t& st, std::uint8_t b, std::uint32_t& cp) {
     } else {
       return kInvalid;
     }
-    st = acc | (count << 21) | (cls << 23);
+    st = acc | (count << 21) | (cls << 23) | (count << 26);
     return kMore;
   }
   static constexpr std::uint8_t lo[5] = {0x80, 0xA0, 0x80, 0x90, 0x80};
@@ -56,7 +60,7 @@ inline Feed feed(std::uint32_t& st, std::uint8_t b, std::uint32_t& cp) {
     cp = acc;
     return kComplete;
   }
-  st = acc | (n << 21);
+  st = acc | (n << 21) | (st & (3u << 26));
   return kMore;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -44,6 +45,14 @@ class Engine {
   std::vector<std::int32_t> consume_token(std::int32_t id);
   /// Advance on arbitrary text (token healing applies). False if rejected.
   bool consume_text(std::string_view text, bool token_healing);
+  /// Shortest bytes that complete the structure from here (nullopt: unknown,
+  /// e.g. an external node on the stack).
+  std::optional<std::string> shortest_completion() const;
+  /// The fewest tokens that spell shortest_completion() (empty when complete).
+  std::optional<std::vector<std::int32_t>> completion_tokens() const;
+  /// Tokens a completion needs after consuming `id` (nullopt: `id` not allowed
+  /// or no completion known).
+  std::optional<std::size_t> completion_length_after(std::int32_t id) const;
   /// Token ids consumed so far along the best path.
   std::vector<std::int32_t> token_history() const;
   std::string text() const;

@@ -145,6 +145,12 @@ class StateMachine : public std::enable_shared_from_this<StateMachine> {
   mutable bool first_known_ = false;
   mutable std::array<std::uint64_t, 4> first_{};
   mutable std::uint64_t leaf_class_ = 0;
+
+ public:
+  /// Filled by completion.cc: shortest match length (SIZE_MAX: not solved yet)
+  /// and, for leaves, its bytes.
+  mutable std::size_t min_len_cache = SIZE_MAX;
+  mutable std::string min_leaf_cache;
 };
 
 /// Factories for the leaf kinds; they validate their arguments.

@@ -1,0 +1,350 @@
+#include "pse_core/completion.h"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "nodes/leaf.h"
+#include "runtime.h"
+
+namespace pse {
+
+namespace {
+
+constexpr std::size_t kInf = std::numeric_limits<std::size_t>::max() / 4;
+
+/// Shortest bytes that take a leaf from (state, local) to acceptance; with
+/// `need_byte`, at least one byte (a fresh leaf must consume something).
+std::optional<std::string> leaf_completion(Kind kind, const StateMachine& n, std::int32_t state,
+                                           std::uint64_t local, bool need_byte) {
+  struct Node {
+    std::int32_t state;
+    std::uint64_t local;
+    std::string bytes;
+  };
+  if (!need_byte && leaf::accepting(kind, n, state, local)) return std::string();
+  std::deque<Node> queue{{state, local, {}}};
+  std::unordered_set<std::uint64_t> seen;
+  auto key = [](std::int32_t s, std::uint64_t l) {
+    return (l * 0x9E3779B97F4A7C15ull) ^ static_cast<std::uint32_t>(s);
+  };
+  seen.insert(key(state, local));
+  while (!queue.empty() && seen.size() < 200000) {
+    Node cur = std::move(queue.front());
+    queue.pop_front();
+    for (int b = 0; b < 256; ++b) {
+      std::int32_t s = cur.state;
+      std::uint64_t l = cur.local;
+      if (!leaf::step(kind, n, s, l, static_cast<std::uint8_t>(b))) continue;
+      std::string bytes = cur.bytes + static_cast<char>(b);
+      if (leaf::accepting(kind, n, s, l)) return bytes;
+      if (seen.insert(key(s, l)).second) queue.push_back(Node{s, l, std::move(bytes)});
+    }
+  }
+  return std::nullopt;
+}
+
+/// Minimum lengths of every node, by fixpoint over the grammar (recursion-safe).
+class MinLengths {
+ public:
+  std::optional<std::string> shortest(const StateMachine* node) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    node = node->resolve();
+    solve(node);
+    if (len(node) >= kInf) return std::nullopt;
+    std::string out;
+    build(node, out);
+    return out;
+  }
+
+  /// Shortest path (bytes) in graph `g` from state `s` to an end state.
+  std::optional<std::string> graph_rest(const StateMachine* g, std::int32_t s) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    solve(g);
+    std::size_t n = g->states.size();
+    std::vector<std::size_t> dist(n, kInf);
+    std::vector<std::pair<std::int32_t, const StateMachine*>> prev(n, {-1, nullptr});
+    using Item = std::pair<std::size_t, std::int32_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
+    dist[s] = 0;
+    pq.push({0, s});
+    std::int32_t goal = -1;
+    while (!pq.empty()) {
+      auto [d, u] = pq.top();
+      pq.pop();
+      if (d != dist[u]) continue;
+      if (g->states[u].is_end) {
+        goal = u;
+        break;
+      }
+      for (const Edge& e : g->states[u].edges) {
+        const StateMachine* c = e.machine->resolve();
+        std::size_t w = c->nullable() ? 0 : len(c);
+        if (w >= kInf || d + w >= dist[e.target]) continue;
+        dist[e.target] = d + w;
+        prev[e.target] = {u, c->nullable() ? nullptr : c};
+        pq.push({d + w, e.target});
+      }
+    }
+    if (goal < 0) return std::nullopt;
+    std::vector<const StateMachine*> path;
+    for (std::int32_t v = goal; v != s; v = prev[v].first)
+      if (prev[v].second) path.push_back(prev[v].second);
+    std::string out;
+    for (auto it = path.rbegin(); it != path.rend(); ++it) build(*it, out);
+    return out;
+  }
+
+  std::size_t length(const StateMachine* node) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    node = node->resolve();
+    solve(node);
+    return len(node);
+  }
+
+ private:
+  // Solved nodes keep their results (min_len_cache); a solve in progress
+  // keeps its estimates in `temp_`.
+  std::size_t len(const StateMachine* n) {
+    if (n->min_len_cache != SIZE_MAX) return n->min_len_cache;
+    auto it = temp_.find(n);
+    return it == temp_.end() ? kInf : it->second;
+  }
+
+  void collect(const StateMachine* node, std::vector<const StateMachine*>& all) {
+    node = node->resolve();
+    if (node->min_len_cache != SIZE_MAX || temp_.count(node)) return;
+    temp_[node] = kInf;
+    all.push_back(node);
+    for (const auto& st : node->states)
+      for (const Edge& e : st.edges) collect(e.machine.get(), all);
+    if (node->child) collect(node->child.get(), all);
+    if (node->separator) collect(node->separator.get(), all);
+  }
+
+  std::size_t weight(const StateMachine* c) {
+    c = c->resolve();
+    return c->nullable() ? 0 : len(c);
+  }
+
+  std::size_t evaluate(const StateMachine* n) {
+    if (n->external) return kInf;
+    switch (n->kind) {
+      case Kind::kGraph: {  // Bellman-Ford over the (small) graph
+        std::vector<std::size_t> d(n->states.size(), kInf);
+        d[n->start] = 0;
+        for (std::size_t round = 0; round < n->states.size(); ++round)
+          for (std::size_t u = 0; u < n->states.size(); ++u)
+            if (d[u] < kInf)
+              for (const Edge& e : n->states[u].edges)
+                d[e.target] = std::min(d[e.target], d[u] + weight(e.machine.get()));
+        std::size_t best = kInf;
+        for (std::size_t u = 0; u < n->states.size(); ++u)
+          if (n->states[u].is_end) best = std::min(best, d[u]);
+        return best == 0 ? kInf : best;  // entered machines consume something
+      }
+      case Kind::kLoop: {
+        std::size_t e = len(n->child->resolve()), s = n->separator ? weight(n->separator.get()) : 0;
+        if (e >= kInf || s >= kInf) return kInf;
+        std::size_t count = std::max<std::size_t>(n->min_count, 1);
+        return count * e + (count - 1) * s;
+      }
+      case Kind::kWaitFor: {
+        std::size_t c = len(n->child->resolve());
+        return c >= kInf ? kInf : c + static_cast<std::size_t>(std::max(n->buffer_length, 0));
+      }
+      default: {
+        if (temp_[n] < kInf) return temp_[n];  // leaves depend on nothing: solved once
+        auto s = leaf_completion(n->kind, *n, n->kind == Kind::kDfa ? n->start : 0, 0, true);
+        if (s) n->min_leaf_cache = *s;
+        return s ? s->size() : kInf;
+      }
+    }
+  }
+
+  void solve(const StateMachine* root) {
+    std::vector<const StateMachine*> all;
+    collect(root, all);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const StateMachine* n : all) {
+        std::size_t v = evaluate(n);
+        if (v < temp_[n]) {
+          temp_[n] = v;
+          changed = true;
+        }
+      }
+    }
+    for (const StateMachine* n : all) n->min_len_cache = temp_[n];  // kInf: matches nothing
+    temp_.clear();
+  }
+
+  void build(const StateMachine* n, std::string& out) {
+    n = n->resolve();
+    std::size_t target = len(n);
+    switch (n->kind) {
+      case Kind::kGraph: {
+        // Dijkstra with the final lengths; ties resolved towards fewer edges.
+        std::size_t size = n->states.size();
+        std::vector<std::size_t> d(size, kInf);
+        std::vector<std::pair<std::int32_t, const StateMachine*>> prev(size, {-1, nullptr});
+        d[n->start] = 0;
+        for (std::size_t round = 0; round < size; ++round)
+          for (std::size_t u = 0; u < size; ++u)
+            if (d[u] < kInf)
+              for (const Edge& e : n->states[u].edges) {
+                const StateMachine* c = e.machine->resolve();
+                std::size_t w = weight(c);
+                if (d[u] + w < d[e.target]) {
+                  d[e.target] = d[u] + w;
+                  prev[e.target] = {static_cast<std::int32_t>(u), c->nullable() ? nullptr : c};
+                }
+              }
+        std::int32_t goal = -1;
+        for (std::size_t u = 0; u < size; ++u)
+          if (n->states[u].is_end && d[u] == target) goal = static_cast<std::int32_t>(u);
+        std::vector<const StateMachine*> path;
+        for (std::int32_t v = goal; v >= 0 && v != n->start; v = prev[v].first)
+          if (prev[v].second) path.push_back(prev[v].second);
+        for (auto it = path.rbegin(); it != path.rend(); ++it) build(*it, out);
+        return;
+      }
+      case Kind::kLoop: {
+        std::size_t count = std::max<std::size_t>(n->min_count, 1);
+        for (std::size_t i = 0; i < count; ++i) {
+          if (i && n->separator && !n->separator->resolve()->nullable()) build(n->separator.get(), out);
+          build(n->child.get(), out);
+        }
+        return;
+      }
+      case Kind::kWaitFor:
+        out.append(static_cast<std::size_t>(std::max(n->buffer_length, 0)), ' ');
+        build(n->child.get(), out);
+        return;
+      default:
+        out += n->min_leaf_cache;
+        return;
+    }
+  }
+
+  std::mutex mutex_;
+  std::unordered_map<const StateMachine*, std::size_t> temp_;
+};
+
+MinLengths& lengths() {
+  static MinLengths* solver = new MinLengths();
+  return *solver;
+}
+
+/// Bytes that finish frame `f` itself (its parent not included).
+std::optional<std::string> finish_frame(const Frame* f) {
+  const StateMachine& n = *f->node;
+  switch (f->kind) {
+    case Kind::kGraph: {
+      if (f->consumed() && n.states[f->state].is_end) return std::string();
+      return lengths().graph_rest(&n, f->state);
+    }
+    case Kind::kLoop: {
+      std::size_t count = f->local;
+      std::string out;
+      const StateMachine* elem = n.child->resolve();
+      auto e = lengths().shortest(elem);
+      if (!e) return std::nullopt;
+      std::optional<std::string> sep;
+      if (n.separator && !n.separator->resolve()->nullable()) sep = lengths().shortest(n.separator.get());
+      if (f->state == 0) {  // an element must come
+        out += *e;
+        ++count;
+      }
+      while (count < n.min_count) {
+        if (sep) out += *sep;
+        out += *e;
+        ++count;
+      }
+      return out;
+    }
+    case Kind::kWaitFor: {
+      if (f->state >= 2) return std::string();
+      std::string out;
+      if (f->state == 0) out.append(static_cast<std::size_t>(std::max(n.buffer_length, 0)), ' ');
+      auto c = lengths().shortest(n.child.get());
+      if (!c) return std::nullopt;
+      return out + *c;
+    }
+    case Kind::kExternal:
+      return std::nullopt;
+    default:
+      return leaf_completion(f->kind, n, f->state, f->local, !f->consumed());
+  }
+}
+
+/// The parent of `f` after `f` completes (a copy; nothing is allocated).
+Frame advance_parent(const Frame* f) {
+  Frame p = *f->parent;
+  p.flags |= kConsumed;
+  if (p.kind == Kind::kLoop) {
+    if (f->target == 1) {
+      p.state = 1;
+      p.local += 1;
+    } else {
+      p.state = 0;
+    }
+  } else {
+    p.state = f->target;
+  }
+  return p;
+}
+
+}  // namespace
+
+std::optional<std::string> shortest_match(const StateMachine* node) {
+  return lengths().shortest(node);
+}
+
+std::optional<std::string> shortest_completion(const Frame* top, std::uint32_t root_depth) {
+  if (top->done()) return std::string();
+  std::string out;
+  Frame cur = *top;
+  for (;;) {
+    auto part = finish_frame(&cur);
+    if (!part) return std::nullopt;
+    out += *part;
+    if (cur.depth <= root_depth || !cur.parent) return out;
+    cur = advance_parent(&cur);
+  }
+}
+
+std::vector<std::int32_t> fewest_tokens(const TrieMap& trie, const std::string& bytes) {
+  const auto& nodes = trie.nodes();
+  const std::size_t n = bytes.size();
+  std::vector<std::size_t> best(n + 1, kInf);
+  std::vector<std::pair<std::size_t, std::int32_t>> from(n + 1, {0, -1});
+  best[0] = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (best[i] >= kInf) continue;
+    std::uint32_t at = 0;
+    for (std::size_t j = i; j < n; ++j) {
+      std::uint8_t want = static_cast<std::uint8_t>(bytes[j]);
+      std::uint32_t c = at + 1;
+      while (c < nodes[at].end && nodes[c].byte != want) c = nodes[c].end;
+      if (c >= nodes[at].end) break;
+      at = c;
+      if (nodes[at].ids_end > nodes[at].ids_begin && best[i] + 1 < best[j + 1]) {
+        best[j + 1] = best[i] + 1;
+        from[j + 1] = {i, trie.ids(nodes[at])[0]};
+      }
+    }
+  }
+  if (best[n] >= kInf) return {};
+  std::vector<std::int32_t> out;
+  for (std::size_t k = n; k > 0; k = from[k].first) out.push_back(from[k].second);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace pse
