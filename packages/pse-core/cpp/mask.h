@@ -1,9 +1,12 @@
 // Computing the token mask: which tokens some active stepper can consume.
-// Leaves on top of the stack answer from the mask cache; only the tokens that
-// run past the end of a leaf are walked byte by byte through the trie.
+// Each position has a leaf on top; the mask cache says which tokens below a
+// trie node that leaf accepts by itself and where it may end mid-token. Only
+// at those ends does the stack below take the next byte, and from there the
+// cache answers again: no token is walked byte by byte.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "pse_core/vocabulary.h"
@@ -21,8 +24,9 @@ class MaskComputer {
   bool compute(const Positions& closed, std::uint32_t* bits);
 
  private:
-  void walk(std::uint32_t u, const Positions& set, std::size_t depth, std::size_t trie_depth);
-  void external(const Frame* f, std::uint32_t u, std::size_t trie_depth);
+  /// Tokens below trie node `u` that continue the canonical positions `set`.
+  void explore(std::uint32_t u, const Positions& set, std::size_t depth);
+  void external(const Frame* f, std::uint32_t u);
   void mark(std::uint32_t node);
   Positions& level(std::size_t depth);
 
@@ -31,7 +35,8 @@ class MaskComputer {
   Runtime rt_;
   Arena& arena_;
   std::uint32_t* bits_ = nullptr;
-  std::vector<Positions> levels_;
+  std::deque<Positions> levels_;  ///< a deque: references survive growth
+  bool finished_ = false;
 };
 
 }  // namespace pse

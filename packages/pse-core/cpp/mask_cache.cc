@@ -44,19 +44,20 @@ std::size_t MaskCache::KeyHash::operator()(const Key& k) const {
   h ^= k.local + 0xBF58476D1CE4E5B9ull + (h << 6) + (h >> 2);
   h ^= (static_cast<std::uint64_t>(k.state) << 8 | static_cast<std::uint64_t>(k.kind)) +
        (h << 6) + (h >> 2);
+  h ^= static_cast<std::uint64_t>(k.root) * 0xD6E8FEB86659FD93ull + (h << 6) + (h >> 2);
   return static_cast<std::size_t>(h);
 }
 
-const MaskEntry& MaskCache::get(const Frame& leaf, const TrieMap& trie, std::uint32_t span,
-                                std::size_t vocab_size) {
-  Key key{leaf.node->leaf_class(), leaf::canonical(leaf.kind, *leaf.node, leaf.local, span), leaf.state,
-          static_cast<std::int32_t>(leaf.kind)};
+const MaskEntry& MaskCache::get(const Frame& leaf, std::uint32_t root, const TrieMap& trie,
+                                std::uint32_t span, std::size_t vocab_size) {
+  Key key{leaf.node->leaf_class(), leaf::canonical(leaf.kind, *leaf.node, leaf.local, span),
+          leaf.state, static_cast<std::int32_t>(leaf.kind), root};
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(key);
   if (it != entries_.end()) return *it->second;
 
   Builder b{leaf, trie.nodes(), trie, {}, {}};
-  b.walk(0, leaf.state, leaf.local);
+  b.walk(root, leaf.state, leaf.local);
   auto entry = std::make_unique<MaskEntry>();
   if (b.inside.size() * limits::kSparseDivisor > vocab_size) {
     entry->dense.assign((vocab_size + 31) / 32, 0);

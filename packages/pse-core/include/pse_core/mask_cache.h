@@ -1,7 +1,8 @@
-// The mask cache: for a leaf machine in a given state, which tokens it
-// accepts by itself (whatever the stack below it), and at which trie nodes it
-// may end, so that the rest of a token goes to the machine below. Computed
-// once per (leaf, canonical state) and vocabulary, then reused every step.
+// The mask cache: for a leaf machine in a given state, starting at a trie node
+// (the root, or a node where another leaf ended mid-token), which tokens below
+// that node it accepts by itself (whatever the stack below it), and at which
+// trie nodes it may end so that the rest of a token goes to the machine below.
+// Computed once per (leaf, canonical state, trie node) and vocabulary.
 #pragma once
 
 #include <cstdint>
@@ -28,9 +29,9 @@ struct MaskEntry {
 
 class MaskCache {
  public:
-  /// The entry for a leaf frame, built on first use.
-  const MaskEntry& get(const Frame& leaf, const TrieMap& trie, std::uint32_t span,
-                       std::size_t vocab_size);
+  /// The entry for a leaf frame starting at trie node `root`, built on first use.
+  const MaskEntry& get(const Frame& leaf, std::uint32_t root, const TrieMap& trie,
+                       std::uint32_t span, std::size_t vocab_size);
   std::size_t entries() const;
   std::size_t bytes() const;
 
@@ -38,6 +39,7 @@ class MaskCache {
   struct Key {
     std::uint64_t uid, local;
     std::int32_t state, kind;
+    std::uint32_t root;
     bool operator==(const Key&) const = default;
   };
   struct KeyHash {
