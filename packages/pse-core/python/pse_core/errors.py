@@ -54,7 +54,12 @@ class NoValidTokenError(PseError, RuntimeError):
     """No token is allowed and the structure is not complete."""
 
 
+class BudgetError(PseError, ValueError):
+    """The token budget is smaller than the shortest valid completion."""
+
+
 __all__ = [
+    "BudgetError",
     "GrammarError",
     "NoValidTokenError",
     "PseError",

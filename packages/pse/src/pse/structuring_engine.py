@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 from pse_core._core import Engine, StateMachine, Stepper, apply_token_bitmask_inplace
-from pse_core.errors import NoValidTokenError, SamplingError
+from pse_core.errors import BudgetError, NoValidTokenError, SamplingError
 
 from pse.vocabulary import load_vocabulary
 
@@ -135,7 +135,9 @@ class StructuringEngine(Engine):
 
     # ------------------------------------------------------------------ sampling
 
-    def sample(self, logprobs: Any, sampler: Callable[..., Any]) -> NDArray[np.int64]:
+    def sample(
+        self, logprobs: Any, sampler: Callable[..., Any], budget: int | None = None
+    ) -> NDArray[np.int64]:
         """Sample a token with ``sampler``, advance the engine, return the ids to emit.
 
         ``sampler(logprobs)`` returns a token id (scalar, shape ``(1,)`` or
@@ -143,9 +145,27 @@ class StructuringEngine(Engine):
         ``max_resample_attempts`` times. The result has shape ``(n,)``:
         ``n > 1`` when multi-token sampling appends a forced continuation.
 
+        ``budget`` is the number of tokens that may still be emitted, this one
+        included. With it, the output stays completable within the budget:
+        a sampled token after which the shortest completion no longer fits is
+        excluded and the sampler asked again (so greedy decoding picks the best
+        token that fits, and sampling draws from the distribution restricted
+        to those tokens); when no slack is left, the shortest completion is
+        emitted. See docs/budget.md.
+
         Raises:
             SamplingError: the sampler kept returning forbidden tokens.
+            BudgetError: ``budget`` is below the shortest completion.
         """
+        plan = self.completion_token_ids() if budget is not None else None
+        if budget is not None and plan is not None:
+            if budget < len(plan):
+                raise BudgetError(
+                    f"a budget of {budget} token(s) cannot complete the structure: "
+                    f"the shortest completion needs {len(plan)}"
+                )
+            if plan and budget == len(plan):  # no slack: finish now
+                return self._emit_plan(plan)
         token_id = self._sampled_id(sampler(logprobs))
         attempts = 0
         while not self.is_token_allowed(token_id) and attempts < self.max_resample_attempts:
@@ -156,7 +176,36 @@ class StructuringEngine(Engine):
                 f"sampled token {token_id} ({self._token_text(token_id)!r}) is not allowed "
                 f"by the structure after {attempts} resample attempt(s)"
             )
+        if budget is not None and plan:
+            token_id = self._fit_budget(token_id, logprobs, sampler, budget, plan)
         return np.asarray(self.consume_token(token_id), dtype=np.int64)
+
+    def _fit_budget(
+        self,
+        token_id: int,
+        logprobs: Any,
+        sampler: Callable[..., Any],
+        budget: int,
+        plan: list[int],
+    ) -> int:
+        """The sampled token if a completion still fits after it; otherwise resample
+        without it (bounded), falling back on the shortest completion's first token."""
+        excluded: Any = None
+        for _ in range(max(self.max_resample_attempts, 1) * 4):
+            after = self.completion_length_after(token_id)
+            if after is not None and 1 + after <= budget:
+                return token_id
+            excluded = _without(logprobs if excluded is None else excluded, token_id)
+            token_id = self._sampled_id(sampler(excluded))
+            if not self.is_token_allowed(token_id):
+                break
+        return plan[0]
+
+    def _emit_plan(self, plan: list[int]) -> NDArray[np.int64]:
+        emitted = plan if self.multi_token_sampling else plan[:1]
+        for token_id in emitted:
+            self.consume_token(token_id)
+        return np.asarray(emitted, dtype=np.int64)
 
     @staticmethod
     def _sampled_id(sampled: Any) -> int:
@@ -252,6 +301,14 @@ class StructuringEngine(Engine):
         if len(ids) == 1:
             return int(ids[0])
         raise ValueError(f"control token {token!r} is not a single token of this tokenizer")
+
+
+def _without(logprobs: Any, token_id: int) -> Any:
+    """A copy of ``logprobs`` with ``token_id`` excluded (NumPy or any array with
+    ``clone``/``copy`` and item assignment, such as a torch tensor)."""
+    copy = logprobs.clone() if hasattr(logprobs, "clone") else np.array(logprobs, copy=True)
+    copy[..., token_id] = float("-inf")
+    return copy
 
 
 def _labelled_parts(stepper: Stepper) -> Iterator[tuple[str, Stepper]]:
