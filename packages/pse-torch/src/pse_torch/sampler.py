@@ -1,0 +1,256 @@
+"""Token choice and the PSE decoding loop for ``transformers`` 5.x.
+
+The stock ``GenerationMixin._sample`` picks tokens with ``torch.multinomial``
+or ``argmax`` and has no sampler hook, and it appends exactly one token per
+step. :func:`pse_sample` is a drop-in for ``_sample`` (same signature, plus
+``engine``) that
+
+* masks the logits with the engine (per batch row) *before* the other logits
+  processors and warpers (temperature, top-k, top-p, min-p, ...), so those
+  act on allowed tokens only;
+* chooses each row's token through ``engine.sample(scores, sampler)``, which
+  advances the engine and returns the ids to emit (several when multi-token
+  processing forces a continuation);
+* appends all of them in one step, extending the attention mask and position
+  ids accordingly and feeding them to the next forward pass together;
+* ends a row as soon as its structure is complete (EOS is appended without
+  another forward pass);
+* honours stopping criteria, ``max_new_tokens``/``max_length`` and streamers.
+
+Use it through :class:`~pse_torch.mixin.PSETorchMixin`, or without the mixin
+as ``model.generate(..., custom_generate=make_custom_generate(engine))``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from transformers import LogitsProcessorList, StoppingCriteriaList
+from transformers.generation.utils import GenerateDecoderOnlyOutput
+
+from pse_torch.processor import EngineBatch, PSELogitsProcessor
+
+__all__ = ["make_custom_generate", "make_sampler", "pse_sample", "sample_token"]
+
+Sampler = Callable[[torch.Tensor], Any]
+
+
+def sample_token(scores: torch.Tensor, do_sample: bool) -> int:
+    """Choose one token from a ``[vocab]`` row of processed scores."""
+    if do_sample:
+        probs = torch.softmax(scores, dim=-1)
+        return int(torch.multinomial(probs, num_samples=1).item())
+    return int(torch.argmax(scores, dim=-1).item())
+
+
+def make_sampler(do_sample: bool) -> Sampler:
+    """The sampler :meth:`StructuringEngine.sample` calls: scores row -> token id."""
+
+    def sampler(scores: torch.Tensor) -> int:
+        return sample_token(scores, do_sample)
+
+    return sampler
+
+
+class _RowMask(PSELogitsProcessor):
+    """Masks the rows the loop will sample this step; the loop advances the engines."""
+
+    def __init__(self, batch: EngineBatch) -> None:
+        super().__init__(batch.engines[0])
+        self._batch = batch
+        self.rows: list[int] = []
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
+        assert self._batch is not None
+        return self._batch.mask_(scores, self.rows)
+
+
+def _is_engine_hook(processor: Any) -> bool:
+    """A processor the loop replaces: the engine's own ``process_logits`` or a PSE processor."""
+    if isinstance(processor, PSELogitsProcessor):
+        return True
+    owner = getattr(processor, "__self__", None)
+    return getattr(processor, "__name__", "") == "process_logits" and hasattr(owner, "fill_bitmask")
+
+
+def _spare_rows(engine: Any) -> list[Any]:
+    spare = getattr(engine, "_pse_torch_rows", None)
+    return list(spare) if spare else []
+
+
+def pse_sample(
+    model: Any,
+    input_ids: torch.LongTensor,
+    logits_processor: LogitsProcessorList,
+    stopping_criteria: StoppingCriteriaList,
+    generation_config: Any,
+    synced_gpus: bool = False,
+    streamer: Any = None,
+    *,
+    engine: Any,
+    sampler: Sampler | None = None,
+    **model_kwargs: Any,
+) -> GenerateDecoderOnlyOutput | torch.LongTensor:
+    """Greedy or sampled decoding constrained by ``engine`` (see the module docs).
+
+    ``sampler(scores_row) -> token id`` replaces the default choice
+    (``argmax``, or ``multinomial`` when ``do_sample``). The engines are reset
+    first; afterwards ``engine`` holds row 0's state and
+    ``engine._pse_torch_rows`` the other rows' engines.
+
+    Raises:
+        NoValidTokenError: a row allows no token at all.
+    """
+    if model.config.is_encoder_decoder:
+        raise NotImplementedError("pse-torch supports decoder-only models")
+    del synced_gpus  # single-process decoding
+    batch_size = input_ids.shape[0]
+    batch = EngineBatch(engine, batch_size, _spare_rows(engine))
+    batch.reset()
+    with contextlib.suppress(AttributeError):  # a native engine without __dict__
+        engine._pse_torch_rows = batch.engines[1:]
+    choose = sampler or make_sampler(bool(generation_config.do_sample))
+    row_mask = _RowMask(batch)
+    processors = LogitsProcessorList(
+        [row_mask, *(p for p in (logits_processor or []) if not _is_engine_hook(p))]
+    )
+
+    pad_tensor = generation_config._pad_token_tensor
+    eos_tensor = generation_config._eos_token_tensor
+    stop_ids = (
+        {int(t) for t in eos_tensor.reshape(-1).tolist()} if eos_tensor is not None else set()
+    )
+    stop_ids |= batch.eos_ids
+    finish_id = next(
+        (int(t) for t in (eos_tensor.reshape(-1).tolist() if eos_tensor is not None else [])),
+        min(batch.eos_ids) if batch.eos_ids else None,
+    )
+    pad_id = int(pad_tensor.reshape(-1)[0]) if pad_tensor is not None else (finish_id or 0)
+    max_length = getattr(stopping_criteria, "max_length", None)
+
+    return_dict = generation_config.return_dict_in_generate
+    scores_out: tuple[torch.Tensor, ...] | None = (
+        () if return_dict and generation_config.output_scores else None
+    )
+    logits_out: tuple[torch.Tensor, ...] | None = (
+        () if return_dict and generation_config.output_logits else None
+    )
+
+    device = input_ids.device
+    unfinished = torch.ones(batch_size, dtype=torch.bool, device=device)
+    finished_rows = [False] * batch_size
+    queues: list[list[int]] = [[] for _ in range(batch_size)]
+    use_cache = bool(model_kwargs.get("use_cache", True))
+
+    outputs = model._prefill(
+        input_ids,
+        generation_config,
+        model_kwargs,
+        is_first_iteration=not generation_config.is_assistant,
+    )
+    step_tokens = 1
+    first = True
+    while True:
+        if not first:
+            model_inputs = model.prepare_inputs_for_generation(
+                input_ids, next_sequence_length=step_tokens if use_cache else None, **model_kwargs
+            )
+            outputs = model(**model_inputs, return_dict=True)
+        first = False
+        logits = outputs.logits[:, -1].to(copy=True, dtype=torch.float32, device=device)
+
+        row_mask.rows = [r for r in range(batch_size) if not finished_rows[r] and not queues[r]]
+        scores = processors(input_ids, logits.clone() if logits_out is not None else logits)
+        if scores_out is not None:
+            scores_out += (scores,)
+        if logits_out is not None:
+            logits_out += (logits,)
+
+        # Tokens each row may still emit, keeping one for the end-of-sequence token.
+        budget = None
+        if max_length is not None:
+            budget = max(1, max_length - input_ids.shape[1] - (finish_id is not None))
+        for r in row_mask.rows:
+            if batch.constrained:
+                ids = [int(t) for t in batch.engines[r].sample(scores[r], choose, budget)]
+            else:
+                ids = [int(choose(scores[r]))]
+            if ids[-1] not in stop_ids and batch.constrained and batch.is_complete(r):
+                if finish_id is not None:
+                    ids.append(finish_id)
+                else:
+                    batch.done[r] = True
+            queues[r] = ids
+
+        live = [r for r in range(batch_size) if not finished_rows[r]]
+        count = min(len(queues[r]) for r in live)
+        if max_length is not None:
+            count = max(1, min(count, max_length - input_ids.shape[1]))
+        new_tokens = torch.full((batch_size, count), pad_id, dtype=input_ids.dtype)
+        for r in live:
+            new_tokens[r] = torch.tensor(queues[r][:count], dtype=input_ids.dtype)
+            del queues[r][:count]
+        new_tokens = new_tokens.to(device)
+        input_ids = torch.cat([input_ids, new_tokens], dim=-1)
+        model_kwargs = model._update_model_kwargs_for_generation(
+            outputs, model_kwargs, is_encoder_decoder=False, num_new_tokens=count
+        )
+        step_tokens = count
+        if streamer is not None:
+            streamer.put((new_tokens[:, 0] if count == 1 else new_tokens).cpu())
+
+        unfinished &= ~stopping_criteria(input_ids, scores).to(device)
+        for r in live:
+            ended = int(new_tokens[r, -1]) in stop_ids or (batch.done[r] and not queues[r])
+            if ended:
+                unfinished[r] = False
+                batch.done[r] = True
+        finished_rows = [not bool(u) for u in unfinished.tolist()]
+        del outputs
+        if all(finished_rows):
+            break
+
+    if streamer is not None:
+        streamer.end()
+    if return_dict:
+        cache = model_kwargs.get("past_key_values")
+        return GenerateDecoderOnlyOutput(
+            sequences=input_ids, scores=scores_out, logits=logits_out, past_key_values=cache
+        )
+    return input_ids
+
+
+def make_custom_generate(engine: Any, sampler: Sampler | None = None) -> Callable[..., Any]:
+    """A ``custom_generate`` callable for models without the mixin.
+
+    ``model.generate(input_ids, custom_generate=make_custom_generate(engine), ...)``
+    decodes with :func:`pse_sample` and ``engine``.
+    """
+
+    def custom_generate(
+        model: Any,
+        input_ids: torch.LongTensor,
+        logits_processor: LogitsProcessorList,
+        stopping_criteria: StoppingCriteriaList,
+        generation_config: Any,
+        synced_gpus: bool = False,
+        streamer: Any = None,
+        **model_kwargs: Any,
+    ) -> Any:
+        return pse_sample(
+            model,
+            input_ids,
+            logits_processor,
+            stopping_criteria,
+            generation_config,
+            synced_gpus,
+            streamer,
+            engine=engine,
+            sampler=sampler,
+            **model_kwargs,
+        )
+
+    return custom_generate
