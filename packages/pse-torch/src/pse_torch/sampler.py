@@ -171,7 +171,7 @@ def pse_sample(
 
         # Tokens each row may still emit, keeping one for the end-of-sequence token.
         budget = None
-        if max_length is not None:
+        if max_length is not None and getattr(engine, "budget_aware", True):
             budget = max(1, max_length - input_ids.shape[1] - (finish_id is not None))
         for r in row_mask.rows:
             if batch.constrained:

@@ -41,6 +41,10 @@ class StructuringEngine(Engine):
         multi_token_sampling: return the whole forced continuation at once.
         max_resample_attempts: how often ``sample`` asks the sampler again
             when it returns a token the grammar forbids.
+
+    Attributes:
+        budget_aware: adapters pass the remaining token budget to ``sample``
+            when this is true (the default; see docs/budget.md).
     """
 
     def __init__(
@@ -52,6 +56,7 @@ class StructuringEngine(Engine):
     ) -> None:
         super().__init__(load_vocabulary(tokenizer), multi_token_sampling, max_resample_attempts)
         self.tokenizer = tokenizer
+        self.budget_aware = True
         self.whitelist_control_token_ids = [
             self._token_id(token) for token in whitelist_control_tokens or []
         ]
