@@ -227,3 +227,15 @@ def demo(session: nox.Session) -> None:
     """The main job: the PSE quickstart on the embedded SmolLM2-135M-Instruct (pse-torch)."""
     _install_torch_adapter(session)
     session.run("python", "-m", "pse_torch.demo", *session.posargs)
+
+
+@nox.session(tags=["ci"])
+def conformance(session: nox.Session) -> None:
+    """JSON-Schema-Test-Suite and MaskBench against the ratchet baselines (tests/conformance).
+
+    `nox -s conformance -- --update-baseline` rewrites tests/conformance/expected/;
+    set PSE_MASKBENCH_FULL=1 to run all 5,653 MaskBench schemas (default: every 25th).
+    """
+    _install_packages(session)
+    session.install(*TEST_DEPS)
+    session.run("python", "-m", "pytest", "tests/conformance", "-s", *session.posargs)

@@ -1,6 +1,7 @@
 """Exceptions raised by the structuring engine (re-exported from ``pse_core.errors``)."""
 
 from pse_core.errors import (
+    BudgetError,
     GrammarError,
     NoValidTokenError,
     PseError,
@@ -11,6 +12,7 @@ from pse_core.errors import (
 )
 
 __all__ = [
+    "BudgetError",
     "GrammarError",
     "NoValidTokenError",
     "PseError",

@@ -1,0 +1,126 @@
+"""Exact automata for JSON Schema string and number constraints.
+
+``string_machine`` and ``number_machine`` return native state machines that
+accept exactly the JSON literals satisfying ``pattern``/``minLength``/
+``maxLength``/``format`` and ``minimum``/``maximum``/``exclusive*``/
+``multipleOf``/``type: integer``.  Constraints that cannot be enforced exactly
+raise :class:`pse_core.errors.SchemaError`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pse_core._core import DfaStateMachine, StateMachine, StringStateMachine
+from pse_core.errors import SchemaError
+
+from . import charset as cs
+from .dfa import ByteTable, CpDfa, lower_utf8, minimize, product, with_length
+from .formats import SUPPORTED_FORMATS, format_pattern
+from .json_string import lower_json_string
+from .nfa import compile_regex
+from .numbers import number_machine as _number_machine
+from .regex_parser import Chars, Repeat, Seq, parse
+
+__all__ = [
+    "SUPPORTED_FORMATS",
+    "number_machine",
+    "pattern_dfa",
+    "regex_dfa",
+    "string_dfa",
+    "string_machine",
+]
+
+_ANY_STRING = Repeat(Chars(cs.ANY), 0, None)
+
+
+@lru_cache(maxsize=512)
+def pattern_dfa(pattern: str, anchored: bool = False, keyword: str = "pattern") -> CpDfa:
+    """Minimal code-point DFA of the strings ``pattern`` matches.
+
+    Unanchored (JSON Schema semantics): the pattern may match anywhere;
+    ``anchored=True`` requires it to match the whole string.
+    """
+    node = parse(pattern)
+    if not anchored:
+        node = Seq((_ANY_STRING, node, _ANY_STRING))
+    return minimize(compile_regex(node, keyword))
+
+
+def regex_dfa(pattern: str, *, anchored: bool = False) -> DfaStateMachine:
+    """The raw matcher (UTF-8 bytes of the string itself, no quotes or escapes)."""
+    dfa = pattern_dfa(pattern, anchored)
+    table = lower_utf8(dfa, "pattern")
+    return table.machine(0, optional=dfa.accepting[0])
+
+
+@lru_cache(maxsize=512)
+def string_dfa(
+    pattern: str | None = None,
+    min_length: int = 0,
+    max_length: int | None = None,
+    format: str | None = None,
+) -> CpDfa:
+    """Minimal code-point DFA of the decoded string values allowed."""
+    dfa: CpDfa | None = None
+    if format is not None:
+        dfa = pattern_dfa(format_pattern(format), True, "format")
+    if pattern is not None:
+        p = pattern_dfa(pattern, False, "pattern")
+        dfa = p if dfa is None else product(dfa, p, keyword="pattern")
+    if dfa is None:
+        dfa = CpDfa([[(lo, hi, 0) for lo, hi in cs.ANY]], [True])
+    keyword = "maxLength" if max_length is not None else "minLength"
+    return with_length(dfa, max(min_length, 0), max_length, keyword)
+
+
+@lru_cache(maxsize=1024, typed=True)
+def string_machine(
+    *,
+    pattern: str | None = None,
+    min_length: int = 0,
+    max_length: int | None = None,
+    format: str | None = None,
+    enum_exclusions: None = None,
+) -> StateMachine:
+    """A machine for one JSON string literal (quotes included) whose value satisfies
+    ``pattern`` (ECMA-262, unanchored), ``min_length..max_length`` code points
+    (as ``len()`` counts after ``json.loads``) and ``format``.
+
+    Every JSON spelling of an allowed value is accepted: raw UTF-8, short
+    escapes, ``\\uXXXX`` in either case and surrogate pairs.  Unpaired
+    surrogate escapes are rejected when a pattern or format is given.
+
+    Raises ``SchemaError`` with code ``unsupported-pattern``,
+    ``unsupported-format`` or ``automaton-too-large``.
+    """
+    if max_length is not None and max_length < min_length:
+        raise SchemaError(
+            "maxLength is below minLength: no string is allowed",
+            code="unsatisfiable",
+            keyword="maxLength",
+        )
+    if pattern is None and format is None:
+        return StringStateMachine(min_length=max(min_length, 0), max_length=max_length)
+    dfa = string_dfa(pattern, min_length, max_length, format)
+    if dfa.is_empty():
+        raise SchemaError(
+            "no string satisfies the constraints",
+            code="unsatisfiable",
+            keyword="pattern" if pattern is not None else "format",
+        )
+    table = _string_table(pattern, min_length, max_length, format)
+    return table.machine(0)
+
+
+@lru_cache(maxsize=256)
+def _string_table(
+    pattern: str | None, min_length: int, max_length: int | None, format: str | None
+) -> ByteTable:
+    dfa = string_dfa(pattern, min_length, max_length, format)
+    return lower_json_string(dfa, "pattern" if pattern is not None else "format")
+
+
+# Machines are immutable leaves: equal constraints share one compiled machine
+# (and its mask-cache entries), across schemas and engines.
+number_machine = lru_cache(maxsize=1024, typed=True)(_number_machine)

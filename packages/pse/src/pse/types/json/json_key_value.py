@@ -1,0 +1,158 @@
+"""KeyValueSchemaStateMachine: one ``"key": value`` pair of a schema object, and key automata.
+
+Keys are matched on their decoded value, whatever escapes spell them: named
+keys by a ``PhraseStateMachine`` when the name is plain ASCII (no escape can
+appear in ``json.dumps`` output for it) and by a literal automaton otherwise;
+other keys by code-point automata (``pse.automata``) for "not a named key",
+patterns and ``propertyNames``, lowered to JSON string literals.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from pse_core._core import StateMachine, Stepper
+
+from pse.types._values import children
+from pse.types.base.phrase import PhraseStateMachine
+from pse.types.json.string_set import string_set_machine
+from pse.types.key_value import KeyValueStateMachine
+
+if TYPE_CHECKING:  # pse.automata is imported lazily
+    from pse.automata.dfa import CpDfa
+
+
+def _is_plain(name: str) -> bool:
+    return all(0x20 <= ord(c) < 0x7F and c not in '"\\/' for c in name)
+
+
+def name_machine(name: str) -> StateMachine:
+    """The key literal of a named property."""
+    if _is_plain(name):
+        return PhraseStateMachine(json.dumps(name))
+    return string_set_machine([name])
+
+
+def literal_dfa(names: Iterable[str]) -> CpDfa:
+    """A code-point DFA accepting exactly ``names``."""
+    from pse.automata.dfa import CpDfa  # noqa: PLC0415
+
+    trans: list[dict[int, int]] = [{}]
+    accepting = [False]
+    for name in names:
+        s = 0
+        for ch in name:
+            nxt = trans[s].get(ord(ch))
+            if nxt is None:
+                nxt = len(trans)
+                trans[s][ord(ch)] = nxt
+                trans.append({})
+                accepting.append(False)
+            s = nxt
+        accepting[s] = True
+    rows = [[(cp, cp, t) for cp, t in sorted(row.items())] for row in trans]
+    return CpDfa(rows, accepting)
+
+
+def complement(dfa: CpDfa) -> CpDfa:
+    """The strings (of Unicode scalar values) ``dfa`` rejects."""
+    from pse.automata import charset as cs  # noqa: PLC0415
+    from pse.automata.dfa import CpDfa  # noqa: PLC0415
+
+    sink = len(dfa.trans)
+    rows: list[list[tuple[int, int, int]]] = []
+    for row in dfa.trans:
+        covered = cs.normalize((lo, hi) for lo, hi, _ in row)
+        gaps = cs.difference(cs.ANY, covered)
+        rows.append(sorted(list(row) + [(lo, hi, sink) for lo, hi in gaps]))
+    rows.append([(lo, hi, sink) for lo, hi in cs.ANY])
+    accepting = [not a for a in dfa.accepting] + [True]
+    return CpDfa(rows, accepting)
+
+
+def any_string_dfa() -> CpDfa:
+    from pse.automata import charset as cs  # noqa: PLC0415
+    from pse.automata.dfa import CpDfa  # noqa: PLC0415
+
+    return CpDfa([[(lo, hi, 0) for lo, hi in cs.ANY]], [True])
+
+
+def exclude_literals(dfa: CpDfa, names: Iterable[str]) -> CpDfa:
+    """``dfa`` minus the strings ``names``."""
+    names = list(names)
+    if not names:
+        return dfa
+    from pse.automata.dfa import product  # noqa: PLC0415
+
+    return product(dfa, complement(literal_dfa(names)), keyword="propertyNames")
+
+
+def lower_key(dfa: CpDfa, keyword: str) -> StateMachine:
+    """The JSON string literals (quotes included) of ``dfa``'s strings."""
+    from pse.automata.dfa import minimize  # noqa: PLC0415
+    from pse.automata.json_string import lower_json_string  # noqa: PLC0415
+
+    return lower_json_string(minimize(dfa), keyword).machine(0)
+
+
+class KeyValueSchemaStateMachine(KeyValueStateMachine):
+    """``key ws ":" ws value`` with a schema-compiled key and value.
+
+    ``KeyValueSchemaStateMachine(prop_name, prop_schema, context)`` matches the
+    property ``prop_name`` (any JSON spelling of it) with a value valid against
+    ``prop_schema``. The value is ``(key, value)``.
+    """
+
+    def __init__(
+        self,
+        prop_name: str | None = None,
+        prop_schema: Any = True,
+        context: Any = None,
+        *,
+        key_machine: StateMachine | None = None,
+        value_machine: StateMachine | None = None,
+        whitespace: StateMachine | None = None,
+        **options: Any,
+    ) -> None:
+        from pse.types.json.compiler import compiler_for  # noqa: PLC0415
+
+        if value_machine is None or whitespace is None:
+            comp = compiler_for(prop_schema, context, **options)
+            if value_machine is None:
+                value_machine = comp.compile_root()
+            if whitespace is None:
+                whitespace = comp.ws()
+        if key_machine is None:
+            if prop_name is None:
+                raise ValueError("give prop_name or key_machine")
+            key_machine = name_machine(prop_name)
+        self.prop_name = prop_name
+        super().__init__(
+            [key_machine, whitespace, PhraseStateMachine(":"), whitespace, value_machine]
+        )
+
+    def stepper_value(self, stepper: Stepper) -> Any:
+        """``(key, value)``, both parsed from JSON (``None`` until they start)."""
+        kids = children(stepper)
+        key = value = None
+        if kids:
+            try:
+                key = json.loads(kids[0].get_raw_value())
+            except ValueError:
+                key = self.prop_name
+        if len(kids) >= 5:
+            value = kids[-1].get_current_value()
+        return (key, value)
+
+
+__all__ = [
+    "KeyValueSchemaStateMachine",
+    "any_string_dfa",
+    "complement",
+    "exclude_literals",
+    "literal_dfa",
+    "lower_key",
+    "name_machine",
+]

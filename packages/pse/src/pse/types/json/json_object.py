@@ -1,0 +1,420 @@
+"""ObjectSchemaStateMachine: a JSON object under a schema's object keywords.
+
+The graph tracks which named properties were seen, so every named property
+appears at most once, ``required``/``dependentRequired``/``not required`` are
+checked before ``}``, and ``minProperties``/``maxProperties`` count pairs.
+
+* ``ordered_properties=True`` (the default for generation): named properties
+  in the order the schema lists them (any of them may be skipped unless
+  required), then the other keys. Linear in the number of properties.
+* ``ordered_properties=False``: any order JSON allows. The graph has one state
+  per reachable set of seen properties; above ``max_object_states`` it falls
+  back on the schema order (which only rejects, never wrongly accepts) or,
+  when the object has conditions on property sets, raises ``SchemaError``.
+
+Keys that are not named go through key automata: not a named key, matching
+(or not) each pattern of ``patternProperties``, satisfying ``propertyNames``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from pse_core._core import StateMachine, Stepper
+from pse_core.errors import SchemaError
+
+from pse.types.base.phrase import PhraseStateMachine
+from pse.types.json.compiler import Compiler, NeverStateMachine, compiler_for
+from pse.types.json.json_key_value import (
+    KeyValueSchemaStateMachine,
+    any_string_dfa,
+    complement,
+    exclude_literals,
+    literal_dfa,
+    lower_key,
+    name_machine,
+)
+from pse.types.json.schema_ir import ObjAlt, StrAlt, Sub, obj_value
+from pse.types.json.string_set import string_set_machine
+
+if TYPE_CHECKING:
+    from pse_core._core import StateGraph
+
+    from pse.automata.dfa import CpDfa
+
+MAX_PATTERN_REGIONS = 4
+
+
+def _string_dfa_of(comp: Compiler, sub: Sub, pointer: str) -> CpDfa | None:
+    """The code-point DFA of the strings ``sub`` allows (``None``: no string at all)."""
+    from pse.automata import string_dfa  # noqa: PLC0415
+    from pse.automata.dfa import product  # noqa: PLC0415
+
+    result: CpDfa | None = None
+    for alt in comp.ctx.sub_ir(sub):
+        if not isinstance(alt, StrAlt):
+            continue
+        if alt.literals is not None:
+            dfa = literal_dfa(alt.literals)
+        else:
+            if len(alt.patterns) > 1 or len(alt.formats) > 1:
+                comp.ctx.decline("several patterns on property names", "propertyNames", pointer)
+            try:
+                dfa = string_dfa(
+                    alt.patterns[0] if alt.patterns else None,
+                    alt.min_length,
+                    alt.max_length,
+                    alt.formats[0] if alt.formats else None,
+                )
+            except SchemaError as exc:
+                raise comp.reraise(exc, "propertyNames", pointer) from exc
+            dfa = exclude_literals(dfa, alt.excluded)
+        # union(a, b) = not(not a and not b)
+        result = (
+            dfa
+            if result is None
+            else complement(product(complement(result), complement(dfa), keyword="propertyNames"))
+        )
+    return result
+
+
+class _Pieces:
+    """The named pairs, the classes of other keys and the closing conditions of one object."""
+
+    def __init__(self, comp: Compiler, alt: ObjAlt, pointer: str) -> None:
+        self.comp = comp
+        self.alt = alt
+        ws = comp.ws()
+        names: list[str] = [k for k, _ in alt.props]
+        extra_names = set(alt.required)
+        for key, deps in alt.dependent:
+            extra_names |= {key, *deps}
+        for group in alt.forbid_all:
+            extra_names |= group
+        names += sorted(extra_names - set(names))
+        self.names = names
+        self.required = alt.required
+        self.pairs: list[StateMachine | None] = []
+        names_machine = None
+        if alt.names:
+            names_machine = comp.compile_sub(alt.names)
+        from pse.types.json.json_string import accepts_text  # noqa: PLC0415
+
+        self.impossible = False
+        for name in names:
+            try:
+                sub = obj_value(alt, name)
+            except SchemaError as exc:
+                raise comp.reraise(exc, "patternProperties", pointer) from exc
+            value = comp.compile_sub(sub)
+            ok = not isinstance(value, NeverStateMachine)
+            if ok and names_machine is not None:
+                ok = accepts_text(names_machine, json.dumps(name))
+            if not ok:
+                self.pairs.append(None)
+                if name in alt.required:
+                    self.impossible = True
+                continue
+            self.pairs.append(
+                KeyValueSchemaStateMachine(
+                    name, key_machine=name_machine(name), value_machine=value, whitespace=ws
+                )
+            )
+        self.extras = self._extra_pairs(pointer)
+
+    def _extra_pairs(self, pointer: str) -> list[StateMachine]:
+        comp, alt, ws = self.comp, self.alt, self.comp.ws()
+        base: Sub = frozenset()
+        pattern_rules = [r for r in alt.rules if r.patterns]
+        for rule in alt.rules:
+            if not rule.patterns:
+                base = base | rule.additional
+        if len(pattern_rules) > 1:
+            comp.ctx.decline(
+                "patternProperties from several schemas in one object",
+                "patternProperties",
+                pointer,
+            )
+            pattern_rules = pattern_rules[:1]
+        regions: list[tuple[CpDfa | None, Sub]] = []  # None: every string
+        if not pattern_rules:
+            regions.append((None, base))
+        else:
+            rule = pattern_rules[0]
+            if len(rule.patterns) > MAX_PATTERN_REGIONS:
+                comp.ctx.decline(
+                    f"more than {MAX_PATTERN_REGIONS} patternProperties",
+                    "patternProperties",
+                    pointer,
+                )
+            regions += self._pattern_regions(
+                rule.patterns[:MAX_PATTERN_REGIONS], rule.additional, base, pointer
+            )
+        names_dfa: CpDfa | None = None
+        if alt.names:
+            names_dfa = _string_dfa_of(comp, alt.names, pointer + "/propertyNames")
+            if names_dfa is None:
+                return []
+        out: list[StateMachine] = []
+        for region, value_sub in regions:
+            value = comp.compile_sub(value_sub)
+            if isinstance(value, NeverStateMachine):
+                continue
+            if region is None and names_dfa is None:
+                key: StateMachine = string_set_machine(self.names, exclude=True)
+            else:
+                from pse.automata.dfa import product  # noqa: PLC0415
+
+                dfa = region if region is not None else any_string_dfa()
+                if names_dfa is not None:
+                    dfa = product(dfa, names_dfa, keyword="propertyNames")
+                dfa = exclude_literals(dfa, self.names)
+                if dfa.is_empty():
+                    continue
+                try:
+                    key = lower_key(dfa, "patternProperties")
+                except SchemaError as exc:
+                    raise comp.reraise(exc, "patternProperties", pointer) from exc
+            out.append(
+                KeyValueSchemaStateMachine(
+                    None, key_machine=key, value_machine=value, whitespace=ws
+                )
+            )
+        return out
+
+    def _pattern_regions(
+        self,
+        patterns: Iterable[tuple[str, Sub]],
+        additional: Sub,
+        base: Sub,
+        pointer: str,
+    ) -> list[tuple[CpDfa | None, Sub]]:
+        from pse.automata import pattern_dfa  # noqa: PLC0415
+        from pse.automata.dfa import product  # noqa: PLC0415
+
+        pats = list(patterns)
+        dfas: list[CpDfa] = []
+        for p, _ in pats:
+            try:
+                dfas.append(pattern_dfa(p, False, "patternProperties"))
+            except SchemaError as exc:
+                raise self.comp.reraise(exc, "patternProperties", pointer) from exc
+        out: list[tuple[CpDfa | None, Sub]] = []
+        for mask in range(1 << len(pats)):
+            dfa: CpDfa | None = None
+            sub = base
+            for i, d in enumerate(dfas):
+                part = d if mask >> i & 1 else complement(d)
+                dfa = part if dfa is None else product(dfa, part, keyword="patternProperties")
+                if mask >> i & 1:
+                    sub = sub | pats[i][1]
+            if mask == 0:
+                sub = sub | additional
+            assert dfa is not None
+            if not dfa.is_empty():
+                out.append((dfa, sub))
+        return out
+
+
+class _GraphBuilder:
+    def __init__(self, comp: Compiler, pieces: _Pieces, ordered: bool, pointer: str) -> None:
+        self.comp = comp
+        self.p = pieces
+        self.alt = pieces.alt
+        self.ordered = ordered
+        self.pointer = pointer
+        self.graph: StateGraph = {}
+        self.lb = PhraseStateMachine("{")
+        self.rb = PhraseStateMachine("}")
+        self.comma = PhraseStateMachine(",")
+        self.index = {name: i for i, name in enumerate(pieces.names)}
+        self.required_idx = frozenset(self.index[n] for n in self.alt.required)
+        mx, mn = self.alt.max_props, self.alt.min_props
+        self.cap = mx if mx is not None else mn
+
+    # ---- modes
+    def build(self) -> StateGraph:
+        linear_ok = not self.alt.forbid_all and not self.alt.dependent
+        if self.ordered and linear_ok:
+            return self._bfs(linear=True)
+        try:
+            return self._bfs(linear=False)
+        except _TooMany:
+            if not linear_ok:
+                self.comp.ctx.decline(
+                    "too many property combinations to track in any order",
+                    "properties",
+                    self.pointer,
+                    code="too-complex",
+                )
+            self.comp.notes.append(f"{self.pointer or '#'}: properties in schema order")
+            self.graph = {}
+            return self._bfs(linear=True)
+
+    def _successors(self, key: Any, linear: bool) -> list[tuple[StateMachine, Any]]:
+        out: list[tuple[StateMachine, Any]] = []
+        mx = self.alt.max_props
+        if linear:
+            last, count, ext = key
+            room = mx is None or count + 1 <= mx
+            nxt = min(count + 1, self.cap or 0)
+            if room and not ext:
+                for j in range(last + 1, len(self.p.names)):
+                    pair = self.p.pairs[j]
+                    if pair is not None:
+                        out.append((pair, (j, nxt, False)))
+                    if j in self.required_idx:
+                        break
+            if room and not any(r > last for r in self.required_idx):
+                out += [(x, (last, nxt, True)) for x in self.p.extras]
+            return out
+        seen, n, ext = key
+        room = mx is None or len(seen) + n + 1 <= mx
+        if not room:
+            return out
+        if not (self.ordered and ext):
+            low = max(seen) if (self.ordered and seen) else -1
+            for i, pair in enumerate(self.p.pairs):
+                if pair is not None and i not in seen and i > low:
+                    out.append((pair, (seen | {i}, n, ext)))
+        n2 = min(n + 1, self.cap or 0)
+        out += [(x, (seen, n2, True)) for x in self.p.extras]
+        return out
+
+    def _close_ok(self, key: Any, linear: bool) -> bool:
+        if linear:
+            last, count, _ = key
+            return not any(r > last for r in self.required_idx) and count >= self.alt.min_props
+        seen, n, _ = key
+        if not self.required_idx <= seen or len(seen) + n < self.alt.min_props:
+            return False
+        names = {self.p.names[i] for i in seen}
+        if any(group <= names for group in self.alt.forbid_all):
+            return False
+        return all(deps <= names for k, deps in self.alt.dependent if k in names)
+
+    def _bfs(self, linear: bool) -> StateGraph:
+        ws = self.comp.ws()
+        limit = self.comp.options.max_object_states
+        graph: StateGraph = {0: [(self.lb, 1)], 1: [(ws, 2)]}
+        ids: dict[Any, int] = {}
+        todo: list[Any] = []
+
+        def expect(key: Any) -> int:  # state id of P(key): expecting a pair
+            sid = ids.get(key)
+            if sid is None:
+                if len(ids) >= limit and not linear:
+                    raise _TooMany
+                sid = ids[key] = 3 + 4 * len(ids)
+                todo.append(key)
+            return sid
+
+        start = (-1, 0, False) if linear else (frozenset(), 0, False)
+        first: list[tuple[StateMachine, Any]] = []
+        for machine, nxt in self._successors(start, linear):
+            first.append((machine, expect(nxt) + 1))
+        if self._close_ok(start, linear):
+            first.append((self.rb, "$"))
+        graph[2] = first
+        while todo:
+            key = todo.pop()
+            p = ids[key]
+            after, after_ws, after_comma = p + 1, p + 2, p + 3
+            succ = self._successors(key, linear)
+            graph[after] = [(ws, after_ws)]
+            edges: list[tuple[StateMachine, Any]] = []
+            if self._close_ok(key, linear):
+                edges.append((self.rb, "$"))
+            if succ:
+                edges.append((self.comma, after_comma))
+                graph[after_comma] = [(ws, p)]
+                graph[p] = [(machine, expect(nxt) + 1) for machine, nxt in succ]
+            graph[after_ws] = edges
+        # Reached-state ids were given to P(key); "after" states are P+1.
+        self.graph = graph
+        return graph
+
+
+class _TooMany(Exception):
+    pass
+
+
+def build_object_graph(comp: Compiler, alt: ObjAlt, pointer: str = "") -> StateGraph | None:
+    """The state graph of one object alternative; ``None`` when no object satisfies it."""
+    pieces = _Pieces(comp, alt, pointer)
+    if pieces.impossible:
+        return None
+    return _GraphBuilder(comp, pieces, comp.options.ordered_properties, pointer).build()
+
+
+class ObjectSchemaStateMachine(StateMachine):
+    """A JSON object valid against a schema's object keywords.
+
+    ``ObjectSchemaStateMachine(schema, context)``; ``properties``,
+    ``required_property_names`` and ``additional_properties`` override the
+    schema's keywords, ``ordered_properties`` picks the property order mode.
+    The value is the ``dict`` (parsed from the text read so far once complete).
+    """
+
+    def __init__(
+        self,
+        schema: dict[str, Any] | None = None,
+        context: Any = None,
+        properties: dict[str, Any] | None = None,
+        required_property_names: list[str] | None = None,
+        additional_properties: Any = None,
+        ordered_properties: bool = True,
+        *,
+        is_optional: bool = False,
+        identifier: str | None = None,
+        _graph: StateGraph | None = None,
+        **options: Any,
+    ) -> None:
+        if _graph is None:
+            full: dict[str, Any] = {"type": "object", **(schema or {})}
+            if properties is not None:
+                full["properties"] = properties
+            if required_property_names is not None:
+                full["required"] = list(required_property_names)
+            if additional_properties is not None and additional_properties != {}:
+                full["additionalProperties"] = additional_properties
+            if full.get("orderedProperties") is False:
+                ordered_properties = False
+            comp = compiler_for(full, context, ordered_properties=ordered_properties, **options)
+            alts = [
+                a for a in comp.ctx.sub_ir(frozenset({comp.ctx.root_node})) if isinstance(a, ObjAlt)
+            ]
+            built = build_object_graph(comp, alts[0]) if len(alts) == 1 else None
+            if built is None:
+                inner = comp.compile_alts(list(alts))
+                built = {0: [(inner, "$")]}
+                _start: Any = 0
+            _graph = built
+        super().__init__(
+            _graph,
+            start_state=0,
+            end_states=["$"],
+            is_optional=is_optional,
+            identifier=identifier,
+        )
+        self.schema = schema
+
+    @classmethod
+    def from_alt(cls, comp: Compiler, alt: ObjAlt) -> StateMachine:
+        graph = build_object_graph(comp, alt)
+        if graph is None:
+            return NeverStateMachine()
+        return cls(_graph=graph)
+
+    def stepper_value(self, stepper: Stepper) -> Any:
+        """The object as a ``dict`` once it is complete (``None`` before)."""
+        raw = stepper.get_raw_value()
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return None
+
+
+__all__ = ["ObjectSchemaStateMachine", "build_object_graph"]

@@ -1,0 +1,931 @@
+"""The schema algebra: a JSON Schema as a union of typed alternatives.
+
+Every (sub)schema is normalised into a list of *alternatives*, each constraining
+one JSON type (``NullAlt``, ``BoolAlt``, ``NumAlt``, ``StrAlt``, ``ArrAlt``,
+``ObjAlt``). ``anyOf`` is concatenation, ``allOf`` the pairwise intersection,
+``not`` the complement where it is tractable. Child schemas (items, property
+values) stay unexpanded as ``Sub`` conjunctions of schema nodes, so recursive
+schemas are finite: the compiler expands a ``Sub`` lazily and memoises it.
+
+Whatever cannot be represented exactly raises ``SchemaError`` naming the
+keyword and the JSON pointer.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import urllib.parse
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Union
+
+from pse_core.errors import SchemaError
+
+from pse.types.json.keywords import BY_NAME, DECLINED, Handling
+
+MAX_ALTERNATIVES = 256
+
+
+# ---------------------------------------------------------------------- nodes
+
+
+class Node:
+    """One schema (dict or bool) at a JSON pointer, with its base URI.
+
+    Interned by the context: the same subschema gives the same node. ``kind``
+    is ``"schema"`` for real schemas, ``"not"`` for a synthetic complement of
+    ``inner`` and ``"value"`` for a synthetic ``const``.
+    """
+
+    __slots__ = ("base", "inner", "kind", "pointer", "schema")
+
+    def __init__(
+        self,
+        schema: Any,
+        base: str,
+        pointer: str,
+        kind: str = "schema",
+        inner: Sub | None = None,
+    ) -> None:
+        self.schema = schema
+        self.base = base
+        self.pointer = pointer
+        self.kind = kind
+        self.inner = inner
+
+    def __repr__(self) -> str:
+        return f"Node({self.kind} {self.pointer or '#'})"
+
+
+Sub = frozenset[Node]
+"""A conjunction of schema nodes; the empty set is the ``true`` schema."""
+
+TRUE: Sub = frozenset()
+
+
+# --------------------------------------------------------------- alternatives
+
+
+@dataclass(frozen=True)
+class NullAlt:
+    pass
+
+
+@dataclass(frozen=True)
+class BoolAlt:
+    values: frozenset[bool] = frozenset({True, False})
+
+
+@dataclass(frozen=True)
+class NumAlt:
+    integer: bool = False
+    lo: Decimal | None = None
+    lo_excl: bool = False
+    hi: Decimal | None = None
+    hi_excl: bool = False
+    multiples: tuple[Decimal, ...] = ()
+
+    @property
+    def unconstrained(self) -> bool:
+        return self.lo is None and self.hi is None and not self.multiples
+
+
+@dataclass(frozen=True)
+class StrAlt:
+    min_length: int = 0
+    max_length: int | None = None
+    patterns: tuple[str, ...] = ()
+    formats: tuple[str, ...] = ()
+    literals: frozenset[str] | None = None
+    excluded: frozenset[str] = frozenset()
+
+    @property
+    def unconstrained(self) -> bool:
+        return self == StrAlt()
+
+
+@dataclass(frozen=True)
+class ArrAlt:
+    prefix: tuple[Sub, ...] = ()
+    items: Sub = TRUE
+    min_items: int = 0
+    max_items: int | None = None
+    contains: tuple[tuple[Sub, int, int | None], ...] = ()
+    unique: bool = False
+
+
+@dataclass(frozen=True)
+class ObjRule:
+    """How one conjunct treats keys that are not named in ``ObjAlt.props``."""
+
+    patterns: tuple[tuple[str, Sub], ...] = ()
+    additional: Sub = TRUE
+
+
+@dataclass(frozen=True)
+class ObjAlt:
+    props: tuple[tuple[str, Sub], ...] = ()
+    rules: tuple[ObjRule, ...] = ()
+    required: frozenset[str] = frozenset()
+    min_props: int = 0
+    max_props: int | None = None
+    names: Sub = TRUE
+    forbid_all: tuple[frozenset[str], ...] = ()
+    dependent: tuple[tuple[str, frozenset[str]], ...] = ()
+
+    def prop(self, name: str) -> Sub | None:
+        for key, sub in self.props:
+            if key == name:
+                return sub
+        return None
+
+
+Alt = Union[NullAlt, BoolAlt, NumAlt, StrAlt, ArrAlt, ObjAlt]  # noqa: UP007 (runtime alias, py3.10)
+
+
+def all_alts() -> list[Alt]:
+    """The ``true`` schema: every type, unconstrained."""
+    return [NullAlt(), BoolAlt(), NumAlt(), StrAlt(), ArrAlt(), ObjAlt()]
+
+
+TYPE_OF: dict[type, str] = {
+    NullAlt: "null",
+    BoolAlt: "boolean",
+    NumAlt: "number",
+    StrAlt: "string",
+    ArrAlt: "array",
+    ObjAlt: "object",
+}
+
+
+# ----------------------------------------------------------------- numbers
+
+
+def to_decimal(value: Any, keyword: str, pointer: str) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise SchemaError(
+            f"{keyword} must be a number, got {value!r}",
+            code="invalid-schema",
+            keyword=keyword,
+            pointer=pointer,
+        )
+    if isinstance(value, float) and not math.isfinite(value):
+        raise SchemaError(f"{keyword} must be finite", keyword=keyword, pointer=pointer)
+    return Decimal(value) if isinstance(value, int) else Decimal(repr(value))
+
+
+def decimal_lcm(values: Iterable[Decimal]) -> Decimal:
+    result: Fraction | None = None
+    for v in values:
+        f = Fraction(v)
+        if result is None:
+            result = f
+            continue
+        num = math.lcm(result.numerator * f.denominator, f.numerator * result.denominator)
+        result = Fraction(num, result.denominator * f.denominator)
+    assert result is not None
+    return Decimal(result.numerator) / Decimal(result.denominator)
+
+
+def _max_lo(a: NumAlt, b: NumAlt) -> tuple[Decimal | None, bool]:
+    if a.lo is None:
+        return b.lo, b.lo_excl
+    if b.lo is None or a.lo > b.lo:
+        return a.lo, a.lo_excl
+    if b.lo > a.lo:
+        return b.lo, b.lo_excl
+    return a.lo, a.lo_excl or b.lo_excl
+
+
+def _min_hi(a: NumAlt, b: NumAlt) -> tuple[Decimal | None, bool]:
+    if a.hi is None:
+        return b.hi, b.hi_excl
+    if b.hi is None or a.hi < b.hi:
+        return a.hi, a.hi_excl
+    if b.hi < a.hi:
+        return b.hi, b.hi_excl
+    return a.hi, a.hi_excl or b.hi_excl
+
+
+def num_empty(a: NumAlt) -> bool:
+    if a.lo is not None and a.hi is not None:
+        if a.lo > a.hi or (a.lo == a.hi and (a.lo_excl or a.hi_excl)):
+            return True
+        if a.integer:
+            lo = math.floor(a.lo) + 1 if a.lo_excl or a.lo != math.floor(a.lo) else int(a.lo)
+            hi = math.ceil(a.hi) - 1 if a.hi_excl or a.hi != math.ceil(a.hi) else int(a.hi)
+            if lo > hi:
+                return True
+        if a.multiples and a.lo == a.hi and not a.lo_excl:
+            m = decimal_lcm(a.multiples)
+            return a.lo % m != 0
+    return False
+
+
+def num_accepts(a: NumAlt, v: Decimal) -> bool:
+    if a.integer and v != v.to_integral_value():
+        return False
+    if a.lo is not None and (v < a.lo or (a.lo_excl and v == a.lo)):
+        return False
+    if a.hi is not None and (v > a.hi or (a.hi_excl and v == a.hi)):
+        return False
+    return all(v % m == 0 for m in a.multiples)
+
+
+# ------------------------------------------------------------ intersection
+
+
+def _conj(a: Sub, b: Sub) -> Sub:
+    return a | b
+
+
+def intersect_alt(a: Alt, b: Alt) -> Alt | None:
+    """The intersection of two alternatives; ``None`` when the types differ."""
+    if type(a) is not type(b):
+        return None
+    if isinstance(a, NullAlt):
+        return a
+    if isinstance(a, BoolAlt):
+        assert isinstance(b, BoolAlt)
+        vals = a.values & b.values
+        return BoolAlt(vals) if vals else None
+    if isinstance(a, NumAlt):
+        assert isinstance(b, NumAlt)
+        lo, lo_excl = _max_lo(a, b)
+        hi, hi_excl = _min_hi(a, b)
+        multiples = tuple(dict.fromkeys(a.multiples + b.multiples))
+        n = NumAlt(a.integer or b.integer, lo, lo_excl, hi, hi_excl, multiples)
+        return None if num_empty(n) else n
+    if isinstance(a, StrAlt):
+        assert isinstance(b, StrAlt)
+        literals = a.literals
+        if b.literals is not None:
+            literals = b.literals if literals is None else literals & b.literals
+        max_length = a.max_length
+        if b.max_length is not None:
+            max_length = b.max_length if max_length is None else min(max_length, b.max_length)
+        s = StrAlt(
+            max(a.min_length, b.min_length),
+            max_length,
+            tuple(dict.fromkeys(a.patterns + b.patterns)),
+            tuple(dict.fromkeys(a.formats + b.formats)),
+            literals,
+            a.excluded | b.excluded,
+        )
+        if s.literals is not None:
+            lits = frozenset(
+                x
+                for x in s.literals
+                if x not in s.excluded
+                and len(x) >= s.min_length
+                and (s.max_length is None or len(x) <= s.max_length)
+            )
+            s = replace(s, literals=lits, excluded=frozenset(), min_length=0, max_length=None)
+            if not lits:
+                return None
+        if s.max_length is not None and s.min_length > s.max_length:
+            return None
+        return s
+    if isinstance(a, ArrAlt):
+        assert isinstance(b, ArrAlt)
+        width = max(len(a.prefix), len(b.prefix))
+        pa = a.prefix + (a.items,) * (width - len(a.prefix))
+        pb = b.prefix + (b.items,) * (width - len(b.prefix))
+        max_items = a.max_items
+        if b.max_items is not None:
+            max_items = b.max_items if max_items is None else min(max_items, b.max_items)
+        arr = ArrAlt(
+            tuple(_conj(x, y) for x, y in zip(pa, pb, strict=True)),
+            _conj(a.items, b.items),
+            max(a.min_items, b.min_items),
+            max_items,
+            a.contains + b.contains,
+            a.unique or b.unique,
+        )
+        if arr.max_items is not None and arr.min_items > arr.max_items:
+            return None
+        return arr
+    assert isinstance(a, ObjAlt) and isinstance(b, ObjAlt)
+    names = list(dict.fromkeys([k for k, _ in a.props] + [k for k, _ in b.props]))
+    props = tuple((k, _conj(_obj_value(a, k), _obj_value(b, k))) for k in names)
+    max_props = a.max_props
+    if b.max_props is not None:
+        max_props = b.max_props if max_props is None else min(max_props, b.max_props)
+    deps = dict(a.dependent)
+    for k, v in b.dependent:
+        deps[k] = deps.get(k, frozenset()) | v
+    o = ObjAlt(
+        props,
+        tuple(r for r in a.rules + b.rules if r != ObjRule()),
+        a.required | b.required,
+        max(a.min_props, b.min_props),
+        max_props,
+        _conj(a.names, b.names),
+        a.forbid_all + b.forbid_all,
+        tuple(deps.items()),
+    )
+    if o.max_props is not None and o.min_props > o.max_props:
+        return None
+    if any(r <= o.required for r in o.forbid_all):
+        return None
+    return o
+
+
+def _obj_value(o: ObjAlt, key: str) -> Sub:
+    """The conjunction a value under ``key`` must satisfy in ``o`` (patterns tested with ``re``)."""
+    named = o.prop(key)
+    out: Sub = named if named is not None else TRUE
+    for rule in o.rules:
+        matched = False
+        for pattern, psub in rule.patterns:
+            if ecma_search(pattern, key):
+                out = out | psub
+                matched = True
+        if not matched and named is None:
+            out = out | rule.additional
+    return out
+
+
+obj_value = _obj_value
+
+
+def intersect(xs: list[Alt], ys: list[Alt], keyword: str, pointer: str) -> list[Alt]:
+    out: list[Alt] = []
+    for x in xs:
+        for y in ys:
+            z = intersect_alt(x, y)
+            if z is not None and z not in out:
+                out.append(z)
+                if len(out) > MAX_ALTERNATIVES:
+                    raise SchemaError(
+                        f"{keyword} expands to more than {MAX_ALTERNATIVES} alternatives",
+                        code="too-complex",
+                        keyword=keyword,
+                        pointer=pointer,
+                    )
+    return out
+
+
+def union(xs: list[Alt], ys: list[Alt]) -> list[Alt]:
+    out = list(xs)
+    for y in ys:
+        if y not in out:
+            out.append(y)
+    return out
+
+
+# -------------------------------------------------------------- regex helper
+
+_RE_CACHE: dict[str, re.Pattern[str] | None] = {}
+_ECMA_CLASSES = {r"\d": "[0-9]", r"\D": "[^0-9]", r"\w": "[A-Za-z0-9_]", r"\W": "[^A-Za-z0-9_]"}
+
+
+def python_regex(pattern: str) -> re.Pattern[str] | None:
+    """An approximation of an ECMA-262 regex in Python ``re`` (``None``: cannot translate)."""
+    if pattern in _RE_CACHE:
+        return _RE_CACHE[pattern]
+    text = pattern
+    for k, v in _ECMA_CLASSES.items():
+        text = text.replace(k, v)
+    try:
+        compiled: re.Pattern[str] | None = re.compile(text)
+    except re.error:
+        compiled = None
+    _RE_CACHE[pattern] = compiled
+    return compiled
+
+
+def ecma_search(pattern: str, text: str) -> bool:
+    compiled = python_regex(pattern)
+    if compiled is None:
+        raise SchemaError(
+            f"cannot evaluate pattern {pattern!r} on property names",
+            code="unsupported-pattern",
+            keyword="patternProperties",
+        )
+    return compiled.search(text) is not None
+
+
+# ------------------------------------------------------------------ context
+
+_SCHEMA_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
+_SCHEMA_PLACES = frozenset(
+    {
+        "items",
+        "prefixItems",
+        "additionalItems",
+        "additionalProperties",
+        "contains",
+        "propertyNames",
+        "not",
+        "if",
+        "then",
+        "else",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+    }
+)
+
+
+@dataclass
+class CompileOptions:
+    """Options of one compilation (``schema_to_state_machine`` keyword arguments)."""
+
+    ordered_properties: bool = True
+    max_whitespace: int = 20
+    lenient: bool = False
+    max_object_states: int = 2048
+    draft: str | None = None
+
+
+@dataclass
+class SchemaContext:
+    """Ref resolution, node interning, IR memo and the ``ignored`` list of a compilation."""
+
+    root: Any
+    options: CompileOptions = field(default_factory=CompileOptions)
+    ignored: list[tuple[str, str]] = field(default_factory=list)
+    unknown_formats: list[tuple[str, str]] = field(default_factory=list)
+    pattern_pointers: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._nodes: dict[tuple[int, str], Node] = {}
+        self._keep: list[Any] = []
+        self._ir: dict[Node, list[Alt]] = {}
+        self._in_progress: set[Node] = set()
+        self._sub_ir: dict[Sub, list[Alt]] = {}
+        self._resources: dict[str, tuple[Any, str]] = {}
+        self._anchors: dict[str, tuple[Any, str, str]] = {}
+        schema_uri = self.root.get("$schema", "") if isinstance(self.root, dict) else ""
+        if self.options.draft is None:
+            uri = schema_uri if isinstance(schema_uri, str) else ""
+            if "draft-04" in uri or "draft-03" in uri:
+                self.options.draft = "4"
+            elif "draft-07" in uri or "draft-06" in uri:
+                self.options.draft = "7"
+            else:
+                self.options.draft = "2020-12"
+        root_base = ""
+        if isinstance(self.root, dict) and isinstance(self.root.get("$id"), str):
+            root_base = join_uri("", self.root["$id"]).split("#", 1)[0]
+        self._index(self.root, "", "")
+        self.root_node = self.node(self.root, root_base, "")
+        self.false_node = self.node(False, "", "")
+
+    # ---------------------------------------------------------- resources
+    def _index(self, schema: Any, base: str, pointer: str) -> None:
+        if isinstance(schema, list):
+            for i, item in enumerate(schema):
+                self._index(item, base, f"{pointer}/{i}")
+            return
+        if not isinstance(schema, dict):
+            return
+        sid = schema.get("$id")
+        if isinstance(sid, str) and not sid.startswith("#"):
+            base = join_uri(base, sid).split("#", 1)[0]
+            self._resources[base] = (schema, pointer)
+        elif isinstance(sid, str) and sid.startswith("#") and len(sid) > 1:
+            self._anchors[join_uri(base, sid)] = (schema, base, pointer)
+        anchor = schema.get("$anchor")
+        if isinstance(anchor, str):
+            self._anchors[f"{base}#{anchor}"] = (schema, base, pointer)
+        if pointer == "":
+            self._resources.setdefault(base, (schema, pointer))
+        for key, value in schema.items():
+            if key in _SCHEMA_MAPS and isinstance(value, dict):
+                for name, sub in value.items():
+                    self._index(sub, base, f"{pointer}/{_escape(key)}/{_escape(name)}")
+            elif key in _SCHEMA_PLACES:
+                self._index(value, base, f"{pointer}/{_escape(key)}")
+
+    def node(self, schema: Any, base: str, pointer: str) -> Node:
+        key = (id(schema), base)
+        found = self._nodes.get(key)
+        if found is None:
+            found = Node(schema, base, pointer)
+            self._nodes[key] = found
+            self._keep.append(schema)
+        return found
+
+    def synthetic(self, kind: str, schema: Any, pointer: str, inner: Sub | None = None) -> Node:
+        self._keep.append(schema)
+        return Node(schema, "", pointer, kind=kind, inner=inner)
+
+    def const_sub(self, value: Any, pointer: str) -> Sub:
+        return frozenset({self.synthetic("value", {"const": value}, pointer)})
+
+    def child(self, parent: Node, schema: Any, *path: str | int) -> Sub:
+        pointer = parent.pointer + "".join(f"/{_escape(str(p))}" for p in path)
+        if schema is True or schema == {}:
+            return TRUE
+        if not isinstance(schema, dict | bool):
+            raise SchemaError(
+                f"a schema must be an object or a boolean, got {type(schema).__name__}",
+                code="invalid-schema",
+                keyword=str(path[0]) if path else None,
+                pointer=pointer,
+            )
+        base = parent.base
+        if isinstance(schema, dict):
+            sid = schema.get("$id")
+            if isinstance(sid, str) and not sid.startswith("#"):
+                base = join_uri(base, sid).split("#", 1)[0]
+        return frozenset({self.node(schema, base, pointer)})
+
+    def resolve(self, ref: str, node: Node) -> Node:
+        uri = join_uri(node.base, ref)
+        doc_uri, _, fragment = uri.partition("#")
+        if uri in self._anchors:
+            schema, base, pointer = self._anchors[uri]
+            return self.node(schema, base, pointer)
+        if doc_uri not in self._resources:
+            if not doc_uri and "" in self._resources:
+                pass
+            else:
+                raise SchemaError(
+                    f"$ref {ref!r} points outside this document (remote refs are not fetched)",
+                    code="unresolved-ref",
+                    keyword="$ref",
+                    pointer=node.pointer,
+                )
+        schema, base_pointer = self._resources[doc_uri]
+        fragment = urllib.parse.unquote(fragment)
+        if fragment and not fragment.startswith("/"):
+            raise SchemaError(
+                f"$ref {ref!r}: unknown anchor",
+                code="unresolved-ref",
+                keyword="$ref",
+                pointer=node.pointer,
+            )
+        target = schema
+        base = doc_uri
+        pointer = base_pointer
+        for part in fragment.split("/")[1:] if fragment else []:
+            part = part.replace("~1", "/").replace("~0", "~")
+            if isinstance(target, dict) and part in target:
+                target = target[part]
+            elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
+                target = target[int(part)]
+            else:
+                raise SchemaError(
+                    f"$ref {ref!r} does not resolve",
+                    code="unresolved-ref",
+                    keyword="$ref",
+                    pointer=node.pointer,
+                )
+            pointer += "/" + _escape(part)
+            if isinstance(target, dict):
+                sid = target.get("$id")
+                if isinstance(sid, str) and not sid.startswith("#"):
+                    base = join_uri(base, sid).split("#", 1)[0]
+        return self.node(target, base, pointer)
+
+    # ----------------------------------------------------------- declines
+    def note_ignored_format(self, fmt: str, pointer: str) -> None:
+        """Unknown formats are annotations (JSON Schema 2020-12); they are listed, not refused."""
+        self.unknown_formats.append((fmt, pointer))
+
+    def decline(
+        self, message: str, keyword: str, pointer: str, code: str = "unsupported-keyword"
+    ) -> None:
+        """Raise ``SchemaError`` (or record the keyword as ignored when lenient)."""
+        if self.options.lenient:
+            if (keyword, pointer) not in self.ignored:
+                self.ignored.append((keyword, pointer))
+            return
+        raise SchemaError(message, code=code, keyword=keyword, pointer=pointer)
+
+    # ----------------------------------------------------------------- IR
+    def sub_ir(self, sub: Sub) -> list[Alt]:
+        found = self._sub_ir.get(sub)
+        if found is not None:
+            return found
+        alts = all_alts()
+        for node in sorted(sub, key=lambda n: n.pointer):
+            alts = intersect(alts, self.ir(node), "allOf", node.pointer)
+            if not alts:
+                break
+        self._sub_ir[sub] = alts
+        return alts
+
+    def ir(self, node: Node) -> list[Alt]:
+        found = self._ir.get(node)
+        if found is not None:
+            return found
+        if node in self._in_progress:
+            raise SchemaError(
+                "circular schema: a $ref or applicator refers to itself without "
+                "entering an object or array",
+                code="circular-ref",
+                keyword="$ref",
+                pointer=node.pointer,
+            )
+        self._in_progress.add(node)
+        try:
+            alts = self._compute(node)
+        finally:
+            self._in_progress.discard(node)
+        self._ir[node] = alts
+        return alts
+
+    def _compute(self, node: Node) -> list[Alt]:
+        if node.kind == "not":
+            assert node.inner is not None
+            return negate(self, self.sub_ir(node.inner), node.pointer)
+        if node.kind == "value":
+            return value_alts(self, node.schema["const"], node.pointer)
+        schema = node.schema
+        if schema is True:
+            return all_alts()
+        if schema is False:
+            return []
+        if not isinstance(schema, dict):
+            raise SchemaError("a schema must be an object or a boolean", pointer=node.pointer)
+        from pse.types.json.schema_keywords import apply_keywords  # noqa: PLC0415
+
+        return apply_keywords(self, node, schema)
+
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def join_uri(base: str, ref: str) -> str:
+    """RFC 3986 reference resolution that also works for ``urn:`` and ``file:`` bases."""
+    if not base or _SCHEME.match(ref):
+        return ref
+    if ref.startswith("#"):
+        return base.split("#", 1)[0] + ref
+    m = _SCHEME.match(base)
+    scheme = m.group(0)[:-1] if m else ""
+    if not scheme or scheme in urllib.parse.uses_relative:
+        return urllib.parse.urljoin(base, ref)
+    if "/" not in base[len(scheme) + 1 :]:
+        return ref  # e.g. a URN: nothing to resolve against
+    joined = urllib.parse.urljoin("http" + base[len(scheme) :], ref)
+    return scheme + joined[len("http") :] if joined.startswith("http:") else joined
+
+
+def _escape(part: str) -> str:
+    return part.replace("~", "~0").replace("/", "~1")
+
+
+# ------------------------------------------------------------------ values
+
+
+def json_equal_key(value: Any) -> Any:
+    """A hashable key under which JSON-equal values (1 == 1.0, any key order) coincide."""
+    if isinstance(value, bool) or value is None:
+        return ("b", value)
+    if isinstance(value, int | float):
+        return ("n", Fraction(value))
+    if isinstance(value, str):
+        return ("s", value)
+    if isinstance(value, list):
+        return ("a", tuple(json_equal_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("o", frozenset((k, json_equal_key(v)) for k, v in value.items()))
+    raise TypeError(type(value).__name__)
+
+
+def value_alts(ctx: SchemaContext, value: Any, pointer: str) -> list[Alt]:
+    """The alternatives matching exactly the JSON value ``value``."""
+    if value is None:
+        return [NullAlt()]
+    if isinstance(value, bool):
+        return [BoolAlt(frozenset({value}))]
+    if isinstance(value, int | float):
+        d = to_decimal(value, "const", pointer)
+        return [NumAlt(False, d, False, d, False)]
+    if isinstance(value, str):
+        return [StrAlt(literals=frozenset({value}))]
+    if isinstance(value, list):
+        return [
+            ArrAlt(
+                prefix=tuple(ctx.const_sub(v, f"{pointer}/{i}") for i, v in enumerate(value)),
+                items=frozenset({ctx.false_node}),
+                min_items=len(value),
+                max_items=len(value),
+            )
+        ]
+    if isinstance(value, dict):
+        return [
+            ObjAlt(
+                props=tuple(
+                    (k, ctx.const_sub(v, f"{pointer}/{_escape(k)}")) for k, v in value.items()
+                ),
+                rules=(ObjRule(additional=frozenset({ctx.false_node})),),
+                required=frozenset(value),
+            )
+        ]
+    raise SchemaError(f"not a JSON value: {value!r}", keyword="const", pointer=pointer)
+
+
+# ---------------------------------------------------------------- negation
+
+
+def _sub_is_true(ctx: SchemaContext, sub: Sub) -> bool:
+    if not sub:
+        return True
+    alts = ctx.sub_ir(sub)
+    return all(a in alts for a in all_alts())
+
+
+def negate(ctx: SchemaContext, alts: list[Alt], pointer: str) -> list[Alt]:
+    """The complement of a union of alternatives, where tractable."""
+    result = all_alts()
+    for alt in alts:
+        result = intersect(result, negate_alt(ctx, alt, pointer), "not", pointer)
+    return result
+
+
+def negate_alt(ctx: SchemaContext, alt: Alt, pointer: str) -> list[Alt]:
+    others: list[Alt] = [a for a in all_alts() if type(a) is not type(alt)]
+    inside: list[Alt] | None = None
+    if isinstance(alt, NullAlt):
+        inside = []
+    elif isinstance(alt, BoolAlt):
+        rest = frozenset({True, False}) - alt.values
+        inside = [BoolAlt(rest)] if rest else []
+    elif isinstance(alt, NumAlt):
+        if alt.unconstrained and not alt.integer:
+            inside = []
+        elif not alt.integer and not alt.multiples:
+            inside = []
+            if alt.lo is not None:
+                inside.append(NumAlt(hi=alt.lo, hi_excl=not alt.lo_excl))
+            if alt.hi is not None:
+                inside.append(NumAlt(lo=alt.hi, lo_excl=not alt.hi_excl))
+    elif isinstance(alt, StrAlt):
+        if alt.unconstrained:
+            inside = []
+        elif alt.literals is not None and not alt.patterns and not alt.formats:
+            inside = [StrAlt(excluded=alt.literals)]
+        elif alt.excluded and alt == StrAlt(excluded=alt.excluded):
+            inside = [StrAlt(literals=alt.excluded)]
+        elif not alt.patterns and not alt.formats and not alt.excluded:
+            inside = []
+            if alt.min_length > 0:
+                inside.append(StrAlt(max_length=alt.min_length - 1))
+            if alt.max_length is not None:
+                inside.append(StrAlt(min_length=alt.max_length + 1))
+    elif isinstance(alt, ArrAlt):
+        trivial = (
+            all(_sub_is_true(ctx, p) for p in alt.prefix)
+            and _sub_is_true(ctx, alt.items)
+            and not alt.contains
+            and not alt.unique
+        )
+        only_items = (
+            not alt.prefix
+            and not alt.contains
+            and not alt.unique
+            and alt.min_items == 0
+            and alt.max_items is None
+        )
+        if only_items and not trivial:
+            bad = frozenset({ctx.synthetic("not", {}, pointer, inner=alt.items)})
+            ctx.sub_ir(bad)
+            inside = [ArrAlt(contains=((bad, 1, None),))]
+        elif trivial:
+            inside = []
+            if alt.min_items > 0:
+                inside.append(ArrAlt(max_items=alt.min_items - 1))
+            if alt.max_items is not None:
+                inside.append(ArrAlt(min_items=alt.max_items + 1))
+    else:
+        trivial = (
+            all(_sub_is_true(ctx, s) for _, s in alt.props)
+            and all(
+                _sub_is_true(ctx, r.additional) and all(_sub_is_true(ctx, s) for _, s in r.patterns)
+                for r in alt.rules
+            )
+            and _sub_is_true(ctx, alt.names)
+            and not alt.forbid_all
+            and not alt.dependent
+        )
+        props_only = (
+            not trivial
+            and all(r == ObjRule() for r in alt.rules)
+            and _sub_is_true(ctx, alt.names)
+            and not alt.forbid_all
+            and not alt.dependent
+            and alt.min_props == 0
+            and alt.max_props is None
+        )
+        if props_only:
+            inside = [ObjAlt(forbid_all=(alt.required,))] if alt.required else []
+            for key, sub in alt.props:
+                if _sub_is_true(ctx, sub):
+                    continue
+                bad = frozenset({ctx.synthetic("not", {}, pointer, inner=sub)})
+                ctx.sub_ir(bad)
+                inside.append(ObjAlt(props=((key, bad),), required=frozenset({key})))
+        elif trivial:
+            inside = []
+            if alt.required:
+                inside.append(ObjAlt(forbid_all=(alt.required,)))
+            if alt.min_props > 0:
+                inside.append(ObjAlt(max_props=alt.min_props - 1))
+            if alt.max_props is not None:
+                inside.append(ObjAlt(min_props=alt.max_props + 1))
+            if alt.required and (alt.min_props > 0 or alt.max_props is not None):
+                inside = None
+    if inside is None:
+        ctx.decline(
+            f"cannot negate this {TYPE_OF[type(alt)]} schema exactly",
+            "not",
+            pointer,
+        )
+        return all_alts()  # lenient: the negation is dropped
+    return others + inside
+
+
+# --------------------------------------------------------------- emptiness
+
+
+def alt_empty(ctx: SchemaContext, alt: Alt, depth: int = 0) -> bool:
+    """Whether ``alt`` provably matches nothing (may answer ``False`` when unsure)."""
+    if depth > 8:
+        return False
+    if isinstance(alt, NumAlt):
+        return num_empty(alt)
+    if isinstance(alt, StrAlt):
+        return alt.literals is not None and not alt.literals
+    if isinstance(alt, ArrAlt):
+        if any(sub_empty(ctx, p, depth + 1) for p in alt.prefix[: alt.min_items]):
+            return True
+        return alt.min_items > len(alt.prefix) and sub_empty(ctx, alt.items, depth + 1)
+    if isinstance(alt, ObjAlt):
+        for name in alt.required:
+            if sub_empty(ctx, _obj_value(alt, name), depth + 1):
+                return True
+        return any(r <= alt.required for r in alt.forbid_all)
+    return False
+
+
+def sub_empty(ctx: SchemaContext, sub: Sub, depth: int = 0) -> bool:
+    try:
+        alts = ctx.sub_ir(sub)
+    except SchemaError:
+        return False
+    return all(alt_empty(ctx, a, depth) for a in alts)
+
+
+def disjoint(ctx: SchemaContext, xs: list[Alt], ys: list[Alt]) -> bool:
+    for x in xs:
+        for y in ys:
+            z = intersect_alt(x, y)
+            if z is not None and not alt_empty(ctx, z):
+                return False
+    return True
+
+
+def known_keyword(name: str) -> bool:
+    return name in BY_NAME
+
+
+def declined_keywords(schema: Mapping[str, Any]) -> list[str]:
+    return [k for k in schema if k in DECLINED]
+
+
+def annotation(name: str) -> bool:
+    kw = BY_NAME.get(name)
+    return kw is None or kw.handling is Handling.ANNOTATION
+
+
+__all__ = [
+    "TRUE",
+    "Alt",
+    "ArrAlt",
+    "BoolAlt",
+    "CompileOptions",
+    "Node",
+    "NullAlt",
+    "NumAlt",
+    "ObjAlt",
+    "ObjRule",
+    "SchemaContext",
+    "StrAlt",
+    "Sub",
+    "alt_empty",
+    "all_alts",
+    "decimal_lcm",
+    "disjoint",
+    "intersect",
+    "intersect_alt",
+    "json_equal_key",
+    "negate",
+    "num_accepts",
+    "sub_empty",
+    "to_decimal",
+    "union",
+    "value_alts",
+]

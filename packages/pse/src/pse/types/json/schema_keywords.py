@@ -1,0 +1,484 @@
+"""Keyword families: how each JSON Schema keyword narrows the alternatives of a schema."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+from typing import Any
+
+from pse_core.errors import SchemaError
+
+from pse.types.json.keywords import DECLINED
+from pse.types.json.schema_ir import (
+    Alt,
+    ArrAlt,
+    BoolAlt,
+    Node,
+    NullAlt,
+    NumAlt,
+    ObjAlt,
+    ObjRule,
+    SchemaContext,
+    StrAlt,
+    Sub,
+    all_alts,
+    disjoint,
+    intersect,
+    negate,
+    to_decimal,
+    union,
+    value_alts,
+)
+
+_TYPES: dict[str, Alt] = {
+    "null": NullAlt(),
+    "boolean": BoolAlt(),
+    "number": NumAlt(),
+    "integer": NumAlt(integer=True),
+    "string": StrAlt(),
+    "array": ArrAlt(),
+    "object": ObjAlt(),
+}
+
+
+#: The formats JSON Schema 2020-12 defines: those not compiled are refused.
+STANDARD_FORMATS = frozenset(
+    {
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "email",
+        "idn-email",
+        "hostname",
+        "idn-hostname",
+        "ipv4",
+        "ipv6",
+        "uri",
+        "uri-reference",
+        "iri",
+        "iri-reference",
+        "uuid",
+        "uri-template",
+        "json-pointer",
+        "relative-json-pointer",
+        "regex",
+    }
+)
+
+
+def _ptr(node: Node, *parts: str | int) -> str:
+    return node.pointer + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def _invalid(node: Node, keyword: str, message: str) -> SchemaError:
+    return SchemaError(message, code="invalid-schema", keyword=keyword, pointer=_ptr(node, keyword))
+
+
+def _count(node: Node, schema: dict[str, Any], keyword: str) -> int | None:
+    value = schema.get(keyword)
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _invalid(node, keyword, f"{keyword} must be a non-negative integer")
+    return value
+
+
+def _map(alts: list[Alt], kind: type, fn: Any) -> list[Alt]:
+    out: list[Alt] = []
+    for a in alts:
+        if isinstance(a, kind):
+            b = fn(a)
+            if b is not None and b not in out:
+                out.append(b)
+        elif a not in out:
+            out.append(a)
+    return out
+
+
+def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> list[Alt]:
+    """The alternatives of one schema object."""
+    draft7 = ctx.options.draft in ("4", "7")
+    if "$ref" in schema and draft7:
+        # Draft 7: $ref overrides every sibling keyword.
+        return _ref(ctx, node, schema["$ref"])
+
+    for keyword in schema:
+        if keyword in DECLINED or (draft7 and keyword in ("contentMediaType", "contentEncoding")):
+            ctx.decline(f"{keyword} is not supported", keyword, _ptr(node, keyword))
+
+    alts: list[Alt] = all_alts()
+
+    # --- type
+    if "type" in schema:
+        names = schema["type"]
+        names = [names] if isinstance(names, str) else names
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise _invalid(node, "type", "type must be a string or a list of strings")
+        typed: list[Alt] = []
+        for name in names:
+            if name not in _TYPES:
+                raise _invalid(node, "type", f"unknown type {name!r}")
+            typed = union(typed, [_TYPES[name]])
+        if NumAlt() in typed:
+            typed = [t for t in typed if t != NumAlt(integer=True)]
+        alts = typed
+
+    alts = _numbers(node, schema, alts)
+    alts = _strings(ctx, node, schema, alts)
+    alts = _arrays(ctx, node, schema, alts)
+    alts = _objects(ctx, node, schema, alts)
+
+    # --- enum / const
+    if "enum" in schema:
+        values = schema["enum"]
+        if not isinstance(values, list):
+            raise _invalid(node, "enum", "enum must be an array")
+        allowed: list[Alt] = []
+        for i, v in enumerate(values):
+            allowed = _merge_values(allowed, value_alts(ctx, v, _ptr(node, "enum", i)))
+        alts = intersect(alts, allowed, "enum", _ptr(node, "enum"))
+    if "const" in schema:
+        alts = intersect(
+            alts,
+            value_alts(ctx, schema["const"], _ptr(node, "const")),
+            "const",
+            _ptr(node, "const"),
+        )
+
+    # --- applicators
+    if "$ref" in schema:
+        alts = intersect(alts, _ref(ctx, node, schema["$ref"]), "$ref", _ptr(node, "$ref"))
+    for keyword in ("allOf", "anyOf", "oneOf"):
+        if keyword not in schema:
+            continue
+        branches = schema[keyword]
+        if not isinstance(branches, list) or not branches:
+            raise _invalid(node, keyword, f"{keyword} must be a non-empty array")
+        irs = [ctx.sub_ir(ctx.child(node, b, keyword, i)) for i, b in enumerate(branches)]
+        if keyword == "allOf":
+            for i, ir in enumerate(irs):
+                alts = intersect(alts, ir, "allOf", _ptr(node, "allOf", i))
+        elif keyword == "anyOf":
+            merged: list[Alt] = []
+            for ir in irs:
+                merged = union(merged, ir)
+            alts = intersect(alts, merged, "anyOf", _ptr(node, "anyOf"))
+        else:
+            alts = intersect(alts, _one_of(ctx, node, irs, alts), "oneOf", _ptr(node, "oneOf"))
+    if "not" in schema:
+        inner = ctx.sub_ir(ctx.child(node, schema["not"], "not"))
+        alts = intersect(alts, negate(ctx, inner, _ptr(node, "not")), "not", _ptr(node, "not"))
+    if "if" in schema and ("then" in schema or "else" in schema):
+        cond = ctx.sub_ir(ctx.child(node, schema["if"], "if"))
+        then = ctx.sub_ir(ctx.child(node, schema.get("then", True), "then"))
+        other = ctx.sub_ir(ctx.child(node, schema.get("else", True), "else"))
+        neg = negate(ctx, cond, _ptr(node, "if"))
+        both = union(
+            intersect(cond, then, "then", _ptr(node, "then")),
+            intersect(neg, other, "else", _ptr(node, "else")),
+        )
+        alts = intersect(alts, both, "if", _ptr(node, "if"))
+
+    if schema.get("nullable") is True and NullAlt() not in alts:
+        alts = [*alts, NullAlt()]
+    return alts
+
+
+def _merge_values(acc: list[Alt], new: list[Alt]) -> list[Alt]:
+    """Union of value alternatives, folding string literals and booleans together."""
+    out = list(acc)
+    for alt in new:
+        if isinstance(alt, StrAlt) and alt.literals is not None:
+            for i, o in enumerate(out):
+                if (
+                    isinstance(o, StrAlt)
+                    and o.literals is not None
+                    and o == StrAlt(literals=o.literals)
+                ):
+                    out[i] = StrAlt(literals=o.literals | alt.literals)
+                    break
+            else:
+                out.append(alt)
+        elif isinstance(alt, BoolAlt):
+            for i, o in enumerate(out):
+                if isinstance(o, BoolAlt):
+                    out[i] = BoolAlt(o.values | alt.values)
+                    break
+            else:
+                out.append(alt)
+        elif alt not in out:
+            out.append(alt)
+    return out
+
+
+def _ref(ctx: SchemaContext, node: Node, ref: Any) -> list[Alt]:
+    if not isinstance(ref, str):
+        raise _invalid(node, "$ref", "$ref must be a string")
+    return ctx.ir(ctx.resolve(ref, node))
+
+
+def _one_of(ctx: SchemaContext, node: Node, irs: list[list[Alt]], context: list[Alt]) -> list[Alt]:
+    """``oneOf``: a union of disjoint branches (within ``context``), else exact negation."""
+    scoped = [intersect(context, ir, "oneOf", _ptr(node, "oneOf")) for ir in irs]
+    pairs_disjoint = all(
+        disjoint(ctx, scoped[i], scoped[j])
+        for i in range(len(scoped))
+        for j in range(i + 1, len(scoped))
+    )
+    merged: list[Alt] = []
+    if pairs_disjoint:
+        for ir in scoped:
+            merged = union(merged, ir)
+        return merged
+    if len(irs) > 4:
+        ctx.decline(
+            "oneOf branches overlap and there are too many to negate",
+            "oneOf",
+            _ptr(node, "oneOf"),
+        )
+        for ir in scoped:
+            merged = union(merged, ir)
+        return merged
+    # Exactly one: each alternative of branch i minus the alternatives of other
+    # branches it overlaps (dropped outright when contained in one of them).
+    for i, ir in enumerate(scoped):
+        for alt in ir:
+            overlapping = [
+                other
+                for j, branch in enumerate(scoped)
+                if j != i
+                for other in branch
+                if _overlap(ctx, alt, other)
+            ]
+            if any(_contained(alt, other) for other in overlapping):
+                continue
+            part: list[Alt] = [alt]
+            for other in overlapping:
+                part = intersect(
+                    part, negate(ctx, [other], _ptr(node, "oneOf")), "oneOf", _ptr(node, "oneOf", i)
+                )
+            merged = union(merged, part)
+    return merged
+
+
+def _overlap(ctx: SchemaContext, a: Alt, b: Alt) -> bool:
+    from pse.types.json.schema_ir import alt_empty, intersect_alt  # noqa: PLC0415
+
+    c = intersect_alt(a, b)
+    return c is not None and not alt_empty(ctx, c)
+
+
+def _contained(a: Alt, b: Alt) -> bool:
+    """``a`` provably matches a subset of what ``b`` matches."""
+    return a == b or (type(a) is type(b) and b in all_alts())
+
+
+# ---------------------------------------------------------------- numbers
+
+
+def _numbers(node: Node, schema: dict[str, Any], alts: list[Alt]) -> list[Alt]:
+    bounds = NumAlt()
+    if "minimum" in schema:
+        lo = to_decimal(schema["minimum"], "minimum", _ptr(node, "minimum"))
+        excl = schema.get("exclusiveMinimum") is True
+        bounds = _tighten(bounds, NumAlt(lo=lo, lo_excl=excl))
+    if "maximum" in schema:
+        hi = to_decimal(schema["maximum"], "maximum", _ptr(node, "maximum"))
+        excl = schema.get("exclusiveMaximum") is True
+        bounds = _tighten(bounds, NumAlt(hi=hi, hi_excl=excl))
+    em, eM = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+    if em is not None and not isinstance(em, bool):
+        lo = to_decimal(em, "exclusiveMinimum", _ptr(node, "exclusiveMinimum"))
+        bounds = _tighten(bounds, NumAlt(lo=lo, lo_excl=True))
+    if eM is not None and not isinstance(eM, bool):
+        hi = to_decimal(eM, "exclusiveMaximum", _ptr(node, "exclusiveMaximum"))
+        bounds = _tighten(bounds, NumAlt(hi=hi, hi_excl=True))
+    if "multipleOf" in schema:
+        m = to_decimal(schema["multipleOf"], "multipleOf", _ptr(node, "multipleOf"))
+        if m <= 0:
+            raise _invalid(node, "multipleOf", "multipleOf must be greater than 0")
+        bounds = replace(bounds, multiples=(m,))
+    if bounds == NumAlt():
+        return alts
+    from pse.types.json.schema_ir import intersect_alt  # noqa: PLC0415
+
+    return _map(alts, NumAlt, lambda a: intersect_alt(a, bounds))
+
+
+def _tighten(a: NumAlt, b: NumAlt) -> NumAlt:
+    from pse.types.json.schema_ir import intersect_alt  # noqa: PLC0415
+
+    c = intersect_alt(a, b)
+    return c if isinstance(c, NumAlt) else _EMPTY_NUM
+
+
+_EMPTY_NUM = NumAlt(lo=Decimal(1), hi=Decimal(0))
+
+
+# ---------------------------------------------------------------- strings
+
+
+def _strings(ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[Alt]) -> list[Alt]:
+    s = StrAlt()
+    lo = _count(node, schema, "minLength")
+    hi = _count(node, schema, "maxLength")
+    if lo is not None:
+        s = replace(s, min_length=lo)
+    if hi is not None:
+        s = replace(s, max_length=hi)
+    if "pattern" in schema:
+        if not isinstance(schema["pattern"], str):
+            raise _invalid(node, "pattern", "pattern must be a string")
+        s = replace(s, patterns=(schema["pattern"],))
+        ctx.pattern_pointers.setdefault(schema["pattern"], _ptr(node, "pattern"))
+    fmt = schema.get("format")
+    if isinstance(fmt, str):
+        from pse.types.json.json_string import supported_formats  # noqa: PLC0415
+
+        if fmt in supported_formats():
+            s = replace(s, formats=(fmt,))
+        elif fmt in STANDARD_FORMATS:
+            ctx.decline(f"format {fmt!r} is not supported", "format", _ptr(node, "format"))
+        else:
+            ctx.note_ignored_format(fmt, _ptr(node, "format"))
+    if s == StrAlt():
+        return alts
+    from pse.types.json.schema_ir import intersect_alt  # noqa: PLC0415
+
+    if s.max_length is not None and s.min_length > s.max_length:
+        return [a for a in alts if not isinstance(a, StrAlt)]
+    return _map(alts, StrAlt, lambda a: intersect_alt(a, s))
+
+
+# ----------------------------------------------------------------- arrays
+
+
+def _arrays(ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[Alt]) -> list[Alt]:
+    keys = (
+        "items",
+        "prefixItems",
+        "additionalItems",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "contains",
+        "minContains",
+        "maxContains",
+    )
+    if not any(k in schema for k in keys):
+        return alts
+    prefix: tuple[Sub, ...] = ()
+    items: Sub = frozenset()
+    if "prefixItems" in schema:
+        if not isinstance(schema["prefixItems"], list):
+            raise _invalid(node, "prefixItems", "prefixItems must be an array")
+        prefix = tuple(
+            ctx.child(node, s, "prefixItems", i) for i, s in enumerate(schema["prefixItems"])
+        )
+        if "items" in schema:
+            items = ctx.child(node, schema["items"], "items")
+    elif isinstance(schema.get("items"), list):
+        prefix = tuple(ctx.child(node, s, "items", i) for i, s in enumerate(schema["items"]))
+        if "additionalItems" in schema:
+            items = ctx.child(node, schema["additionalItems"], "additionalItems")
+    elif "items" in schema:
+        items = ctx.child(node, schema["items"], "items")
+    arr = ArrAlt(prefix=prefix, items=items)
+    lo, hi = _count(node, schema, "minItems"), _count(node, schema, "maxItems")
+    if lo is not None:
+        arr = replace(arr, min_items=lo)
+    if hi is not None:
+        arr = replace(arr, max_items=hi)
+    if schema.get("uniqueItems") is True:
+        arr = replace(arr, unique=True)
+    if "contains" in schema:
+        cmin = _count(node, schema, "minContains")
+        cmax = _count(node, schema, "maxContains")
+        arr = replace(
+            arr,
+            contains=(
+                (
+                    ctx.child(node, schema["contains"], "contains"),
+                    1 if cmin is None else cmin,
+                    cmax,
+                ),
+            ),
+        )
+    from pse.types.json.schema_ir import intersect_alt  # noqa: PLC0415
+
+    return _map(alts, ArrAlt, lambda a: intersect_alt(a, arr))
+
+
+# ---------------------------------------------------------------- objects
+
+
+def _objects(ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[Alt]) -> list[Alt]:
+    keys = (
+        "properties",
+        "required",
+        "additionalProperties",
+        "patternProperties",
+        "propertyNames",
+        "minProperties",
+        "maxProperties",
+        "dependentRequired",
+        "dependencies",
+    )
+    if not any(k in schema for k in keys):
+        return alts
+    props_schema = schema.get("properties", {})
+    if not isinstance(props_schema, dict):
+        raise _invalid(node, "properties", "properties must be an object")
+    props = tuple((k, ctx.child(node, v, "properties", k)) for k, v in props_schema.items())
+    patterns_schema = schema.get("patternProperties", {})
+    if not isinstance(patterns_schema, dict):
+        raise _invalid(node, "patternProperties", "patternProperties must be an object")
+    patterns = tuple(
+        (k, ctx.child(node, v, "patternProperties", k)) for k, v in patterns_schema.items()
+    )
+    additional: Sub = frozenset()
+    if "additionalProperties" in schema:
+        additional = ctx.child(node, schema["additionalProperties"], "additionalProperties")
+    rule = ObjRule(patterns=patterns, additional=additional)
+    required = schema.get("required", [])
+    if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
+        raise _invalid(node, "required", "required must be an array of strings")
+    obj = ObjAlt(
+        props=props,
+        rules=(rule,) if rule != ObjRule() else (),
+        required=frozenset(required),
+    )
+    lo, hi = _count(node, schema, "minProperties"), _count(node, schema, "maxProperties")
+    if lo is not None:
+        obj = replace(obj, min_props=lo)
+    if hi is not None:
+        obj = replace(obj, max_props=hi)
+    if "propertyNames" in schema:
+        obj = replace(obj, names=ctx.child(node, schema["propertyNames"], "propertyNames"))
+    deps: dict[str, frozenset[str]] = {}
+    for keyword in ("dependentRequired", "dependencies"):
+        value = schema.get(keyword)
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            raise _invalid(node, keyword, f"{keyword} must be an object")
+        for k, v in value.items():
+            if isinstance(v, list) and all(isinstance(x, str) for x in v):
+                deps[k] = deps.get(k, frozenset()) | frozenset(v)
+            elif v is True or v == {}:
+                continue
+            else:
+                ctx.decline(
+                    "schema dependencies are not supported", keyword, _ptr(node, keyword, k)
+                )
+    if deps:
+        obj = replace(obj, dependent=tuple(deps.items()))
+    from pse.types.json.schema_ir import intersect_alt  # noqa: PLC0415
+
+    return _map(alts, ObjAlt, lambda a: intersect_alt(a, obj))
+
+
+__all__ = ["apply_keywords"]

@@ -1,0 +1,98 @@
+"""number_machine against exact Decimal arithmetic on random literals."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pse_core.errors import SchemaError
+
+from pse.automata import number_machine
+from pse.automata.numbers import EXPONENT_LIMIT, number_dfa
+
+from .conftest import accepts
+
+LITERAL = st.builds(
+    lambda sign, i, f, e: sign + i + f + e,
+    st.sampled_from(["", "-"]),
+    st.sampled_from(["0", "1", "2", "3", "10", "12", "100", "299", "300", "301", "1000"])
+    | st.from_regex(r"[1-9][0-9]{0,4}", fullmatch=True),
+    st.sampled_from(["", ".0", ".5", ".25", ".00", ".1", ".10", ".0075", ".00751"])
+    | st.from_regex(r"\.[0-9]{1,4}", fullmatch=True),
+    st.sampled_from(["", "e0", "E1", "e+2", "e-1", "e-02", "e4", "e5", "e-5", "e+003"]),
+)
+
+CASES = [
+    dict(integer=True),
+    dict(minimum=-2),
+    dict(maximum=300),
+    dict(exclusive_minimum=1.1),
+    dict(minimum=1, exclusive_maximum=10, integer=True),
+    dict(multiple_of=1.5),
+    dict(multiple_of=0.0001),
+    dict(multiple_of=2, minimum=0, maximum=100),
+    dict(multiple_of=0.25, exclusive_minimum=-3.5),
+]
+
+
+def satisfies(text: str, case: dict[str, object]) -> bool:
+    v = Fraction(Decimal(text))
+    checks = {
+        "minimum": lambda b: v >= b,
+        "maximum": lambda b: v <= b,
+        "exclusive_minimum": lambda b: v > b,
+        "exclusive_maximum": lambda b: v < b,
+        "multiple_of": lambda b: (v / b).denominator == 1,
+    }
+    if case.get("integer") and v.denominator != 1:
+        return False
+    return all(checks[k](Fraction(Decimal(str(b)))) for k, b in case.items() if k != "integer")
+
+
+def exponent(text: str) -> int:
+    low = text.lower()
+    return int(low.split("e")[1]) if "e" in low else 0
+
+
+@pytest.mark.parametrize("case", CASES)
+@settings(max_examples=150, deadline=None)
+@given(text=LITERAL)
+def test_against_decimal(case: dict[str, object], text: str) -> None:
+    dfa = number_dfa(**case)  # type: ignore[arg-type]
+    expected = satisfies(text, case)
+    got = dfa.accepts(text)
+    if got:
+        assert expected, text  # never accepts a forbidden value
+    elif expected and "e" not in text.lower():
+        pytest.fail(f"{text} should be accepted")
+    elif expected and abs(exponent(text)) <= 1:
+        pytest.fail(f"{text} should be accepted (small exponent)")
+
+
+def test_native_machine() -> None:
+    sm = number_machine(minimum=-2, maximum=3.5)
+    assert accepts(sm, "-2") and accepts(sm, "3.50") and not accepts(sm, "3.51")
+    assert accepts(sm, "35e-1") and not accepts(sm, "-3")
+    sm = number_machine(integer=True)
+    assert accepts(sm, "1.0") and accepts(sm, "1e2") and not accepts(sm, "1.5")
+    assert abs(EXPONENT_LIMIT) >= 2
+
+
+def test_suite_cases() -> None:
+    assert number_dfa(multiple_of=0.0001).accepts("0.0075")
+    assert not number_dfa(multiple_of=0.0001).accepts("0.00751")
+    assert number_dfa(integer=True, multiple_of=1e-8).accepts("12391239123")
+    assert not number_dfa(exclusive_maximum=9.727837981879871e26).accepts("9.727837981879871e+26")
+    assert number_dfa(maximum=18446744073709551615).accepts("18446744073709551600")
+
+
+def test_errors() -> None:
+    with pytest.raises(SchemaError) as info:
+        number_machine(integer=True, multiple_of=0.123456789)
+    assert info.value.code == "automaton-too-large"
+    with pytest.raises(SchemaError) as info:
+        number_machine(minimum=5, maximum=1)
+    assert info.value.code == "unsatisfiable"

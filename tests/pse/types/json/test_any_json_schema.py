@@ -1,0 +1,85 @@
+"""AnySchemaStateMachine and the applicators anyOf / oneOf / allOf / not."""
+
+from __future__ import annotations
+
+import pytest
+from _support.json_schema import compiled, valid
+from pse_core.errors import SchemaError
+
+from pse.types.json.any_json_schema import AnySchemaStateMachine
+
+
+def test_docs_example(harness):
+    sm = AnySchemaStateMachine(
+        schemas=[
+            {"type": "string"},
+            {"type": "number"},
+            {
+                "type": "object",
+                "properties": {
+                    "status": {"type": "string", "enum": ["success", "error"]},
+                    "data": {"type": "object"},
+                },
+                "required": ["status"],
+            },
+        ],
+        context={},
+    )
+    assert harness.matches(sm, '"x"')
+    assert harness.matches(sm, "3")
+    assert harness.matches(sm, '{"status": "error"}')
+    assert not harness.matches(sm, '{"status": "other"}')
+
+
+def test_one_of_disjoint_by_discriminator():
+    sm = compiled(
+        {
+            "oneOf": [
+                {
+                    "properties": {"kind": {"const": "a"}, "x": {"type": "integer"}},
+                    "required": ["kind"],
+                },
+                {
+                    "properties": {"kind": {"const": "b"}, "y": {"type": "string"}},
+                    "required": ["kind"],
+                },
+            ]
+        },
+        ordered_properties=False,
+    )
+    assert valid(sm, {"kind": "a", "x": 1})
+    assert not valid(sm, {"kind": "a", "x": "s"})
+
+
+def test_one_of_overlap_is_negated_exactly():
+    sm = compiled({"oneOf": [{"required": ["a"]}, {"required": ["b"]}]}, ordered_properties=False)
+    assert valid(sm, {"a": 1})
+    assert not valid(sm, {"a": 1, "b": 2})
+
+
+def test_all_of_and_type_lists():
+    sm = compiled({"allOf": [{"type": ["string", "integer"]}, {"type": ["integer", "null"]}]})
+    assert valid(sm, 3)
+    assert not valid(sm, "s")
+    assert not valid(sm, None)
+
+
+def test_nullable_and_if_then_else():
+    sm = compiled({"type": "string", "nullable": True})
+    assert valid(sm, None)
+    cond = compiled(
+        {"if": {"type": "string"}, "then": {"minLength": 2}, "else": {"type": "integer"}}
+    )
+    assert valid(cond, "ab")
+    assert not valid(cond, "a")
+    assert valid(cond, 3)
+    assert not valid(cond, None)
+
+
+def test_untractable_not_is_declined_or_listed_when_lenient():
+    schema = {"not": {"type": "string", "pattern": "^a"}}
+    with pytest.raises(SchemaError) as info:
+        compiled(schema)
+    assert (info.value.keyword, info.value.pointer) == ("not", "/not")
+    lenient = compiled(schema, lenient=True)
+    assert lenient.ignored_keywords == [("not", "/not")]

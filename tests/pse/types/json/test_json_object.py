@@ -1,0 +1,116 @@
+"""ObjectSchemaStateMachine: properties, required, additional/pattern properties, order."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from _support.json_schema import accepts, compiled, valid
+from pse_core.errors import SchemaError
+
+from pse.types.json.json_object import ObjectSchemaStateMachine
+
+PERSON = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "age": {"type": "integer", "minimum": 0},
+        "hobbies": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["name", "hobbies"],
+}
+
+
+def test_docs_person_example(harness):
+    sm = ObjectSchemaStateMachine(PERSON, {})
+    assert harness.matches(sm, '{"name": "Ada", "age": 36, "hobbies": ["math"]}')
+    assert harness.matches(sm, '{"name":"Ada","hobbies":[]}')
+    assert not harness.matches(sm, '{"name": "Ada"}')  # hobbies required
+    assert not harness.matches(sm, '{"name": "Ada", "age": -1, "hobbies": []}')
+
+
+def test_ordered_is_default_for_generation():
+    ordered = compiled(PERSON)
+    anyorder = compiled(PERSON, ordered_properties=False)
+    text = '{"hobbies": [], "name": "Ada"}'
+    assert not accepts(ordered, text)
+    assert accepts(anyorder, text)
+
+
+def test_each_key_once_and_required_tracked():
+    sm = compiled(PERSON, ordered_properties=False)
+    assert not accepts(sm, '{"name": "a", "name": "b", "hobbies": []}')
+    assert not accepts(sm, '{"hobbies": [], "hobbies": []}')
+    assert accepts(sm, '{"age": 1, "hobbies": [], "name": "x"}')
+
+
+def test_additional_properties():
+    closed = compiled(
+        {"properties": {"a": {"type": "integer"}}, "additionalProperties": False},
+        ordered_properties=False,
+    )
+    assert valid(closed, {"a": 1})
+    assert not valid(closed, {"a": 1, "b": 2})
+    typed = compiled(
+        {"properties": {"a": {}}, "additionalProperties": {"type": "boolean"}},
+        ordered_properties=False,
+    )
+    assert valid(typed, {"b": True, "a": "x"})
+    assert not valid(typed, {"b": 1})
+    # A named key cannot be read as an additional one (escapes included).
+    named = compiled({"properties": {"a": {"type": "integer"}}}, ordered_properties=False)
+    assert not accepts(named, '{"a": "x"}')
+    assert not accepts(named, '{"\\u0061": "x"}')
+    assert accepts(named, '{"b": "x"}')
+
+
+def test_pattern_properties_and_property_names():
+    sm = compiled(
+        {
+            "patternProperties": {"^x-": {"type": "string"}},
+            "additionalProperties": {"type": "integer"},
+        },
+        ordered_properties=False,
+    )
+    assert valid(sm, {"x-a": "s", "b": 1})
+    assert not valid(sm, {"x-a": 1})
+    assert not valid(sm, {"b": "s"})
+    names = compiled({"propertyNames": {"maxLength": 3}}, ordered_properties=False)
+    assert valid(names, {"abc": 1})
+    assert not valid(names, {"abcd": 1})
+
+
+def test_property_counts_and_dependencies():
+    sm = compiled({"minProperties": 1, "maxProperties": 2}, ordered_properties=False)
+    assert not valid(sm, {})
+    assert valid(sm, {"a": 1, "b": 2})
+    assert not valid(sm, {"a": 1, "b": 2, "c": 3})
+    deps = compiled({"dependentRequired": {"a": ["b"]}}, ordered_properties=False)
+    assert not valid(deps, {"a": 1})
+    assert valid(deps, {"a": 1, "b": 1})
+    assert valid(deps, {"b": 1})
+
+
+def test_not_required_and_whitespace_bound():
+    sm = compiled({"type": "object", "not": {"required": ["a"]}}, ordered_properties=False)
+    assert valid(sm, {"b": 1})
+    assert not valid(sm, {"a": 1})
+    tight = compiled({"type": "object"}, max_whitespace=2)
+    assert accepts(tight, "{  }")
+    assert not accepts(tight, "{   }")
+
+
+def test_too_many_combinations_fall_back_to_schema_order():
+    props = {f"p{i}": {"type": "integer"} for i in range(16)}
+    sm = compiled({"properties": props}, ordered_properties=False, max_object_states=64)
+    assert sm.notes  # compiled in schema order
+    assert accepts(sm, json.dumps({"p0": 1, "p5": 2}))
+    assert not accepts(sm, json.dumps({"p5": 2, "p0": 1}))  # rejects, never wrongly accepts
+
+
+def test_conditions_on_many_properties_decline():
+    props = {f"p{i}": {} for i in range(16)}
+    schema = {"properties": props, "dependentRequired": {"p0": ["p1"]}}
+    with pytest.raises(SchemaError) as info:
+        compiled(schema, ordered_properties=False, max_object_states=64)
+    assert info.value.code == "too-complex"
