@@ -17,6 +17,7 @@ from transformers import LogitsProcessorList
 from transformers.generation.streamers import BaseStreamer
 
 from pse import StructuringEngine
+from pse.errors import BudgetError
 from pse.types.base.chain import ChainStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.json.json_value import JsonStateMachine
@@ -184,12 +185,35 @@ def test_sampling_settings_and_streamer(tiny_model: Any, tokenizer: Any) -> None
 
 @pytest.mark.parametrize("multi_token", [False, True])
 def test_max_new_tokens_is_honoured(tiny_model: Any, tokenizer: Any, multi_token: bool) -> None:
+    """Without budget awareness, max_new_tokens cuts the output (a valid prefix)."""
     tiny_model.engine = StructuringEngine(tokenizer, multi_token_sampling=multi_token)
+    tiny_model.engine.budget_aware = False
     tiny_model.engine.configure(PhraseStateMachine(PHRASE))
     prompt = _prompt(tokenizer)
     out = tiny_model.generate(prompt, max_new_tokens=3)
     assert out.shape[1] == prompt.shape[1] + 3
     assert PHRASE.startswith(_new_text(tokenizer, out, prompt))
+
+
+def test_budget_below_the_minimum_is_refused(tiny_model: Any, tokenizer: Any) -> None:
+    """With budget awareness (the default) a budget that cannot complete the
+    structure is refused before any token is generated."""
+    tiny_model.engine = StructuringEngine(tokenizer)
+    tiny_model.engine.configure(PhraseStateMachine(PHRASE))
+    with pytest.raises(BudgetError, match="shortest completion"):
+        tiny_model.generate(_prompt(tokenizer), max_new_tokens=3)
+
+
+def test_budget_completes_the_structure(tiny_model: Any, tokenizer: Any) -> None:
+    """A random model with just enough budget still ends with the whole structure."""
+    tiny_model.engine = StructuringEngine(tokenizer)
+    tiny_model.engine.configure(JsonStateMachine())
+    prompt = _prompt(tokenizer)
+    for budget in (2, 3, 6, 12):
+        out = tiny_model.generate(prompt, max_new_tokens=budget, do_sample=True)
+        assert out.shape[1] - prompt.shape[1] <= budget
+        assert tiny_model.engine.has_reached_accept_state
+        json.loads(_new_text(tokenizer, out, prompt))
 
 
 def test_nothing_allowed_raises(tiny_model: Any, tokenizer: Any) -> None:

@@ -181,7 +181,7 @@ class StructuringEngine(Engine):
                 f"sampled token {token_id} ({self._token_text(token_id)!r}) is not allowed "
                 f"by the structure after {attempts} resample attempt(s)"
             )
-        if budget is not None and plan:
+        if budget is not None and plan is not None:
             token_id = self._fit_budget(token_id, logprobs, sampler, budget, plan)
         return np.asarray(self.consume_token(token_id), dtype=np.int64)
 
@@ -194,9 +194,13 @@ class StructuringEngine(Engine):
         plan: list[int],
     ) -> int:
         """The sampled token if a completion still fits after it; otherwise resample
-        without it (bounded), falling back on the shortest completion's first token."""
+        without it (bounded), falling back on the shortest completion's first token
+        (or end-of-sequence when the structure is already complete)."""
         excluded: Any = None
+        eos = set(self.native_vocabulary.eos_token_ids)
         for _ in range(max(self.max_resample_attempts, 1) * 4):
+            if token_id in eos:  # allowed, hence complete: nothing more to fit
+                return token_id
             after = self.completion_length_after(token_id)
             if after is not None and 1 + after <= budget:
                 return token_id
@@ -204,7 +208,7 @@ class StructuringEngine(Engine):
             token_id = self._sampled_id(sampler(excluded))
             if not self.is_token_allowed(token_id):
                 break
-        return plan[0]
+        return plan[0] if plan else self.native_vocabulary.eos_token_ids[0]
 
     def _emit_plan(self, plan: list[int]) -> NDArray[np.int64]:
         emitted = plan if self.multi_token_sampling else plan[:1]
