@@ -76,3 +76,14 @@ def test_large_budget_changes_nothing() -> None:
             emitted += engine.sample(masked, np.argmax, budget).tolist()
         outputs.append(emitted)
     assert outputs[0] == outputs[1]
+
+
+def test_forced_completion_with_multi_token_sampling() -> None:
+    tok = smollm2_tokenizer()
+    engine = StructuringEngine(tok, multi_token_sampling=True)
+    engine.configure(JsonStateMachine())
+    engine.consume_text('{"a": [{"b": "text')
+    plan = engine.completion_token_ids()
+    assert plan
+    emitted = engine.sample(np.zeros(engine.vocab_size, dtype=np.float32), np.argmax, len(plan))
+    assert emitted.tolist() == plan and engine.has_reached_accept_state

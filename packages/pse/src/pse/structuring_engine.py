@@ -211,9 +211,14 @@ class StructuringEngine(Engine):
         return plan[0] if plan else self.native_vocabulary.eos_token_ids[0]
 
     def _emit_plan(self, plan: list[int]) -> NDArray[np.int64]:
+        """Emit the shortest completion (all of it with multi-token sampling)."""
         emitted = plan if self.multi_token_sampling else plan[:1]
-        for token_id in emitted:
-            self.consume_token(token_id)
+        multi, self.multi_token_sampling = self.multi_token_sampling, False
+        try:  # the plan is already the whole continuation: no forced extras
+            for token_id in emitted:
+                self.consume_token(token_id)
+        finally:
+            self.multi_token_sampling = multi
         return np.asarray(emitted, dtype=np.int64)
 
     @staticmethod
