@@ -7,10 +7,7 @@ from typing import Any
 from pse_core._core import StateMachine, Stepper
 
 from pse.types._values import children, children_of, is_machine
-from pse.types.base.chain import ChainStateMachine
-from pse.types.base.loop import LoopStateMachine
-from pse.types.base.phrase import PhraseStateMachine
-from pse.types.whitespace import WhitespaceStateMachine
+from pse.types.base.delimited import delimited_list
 
 
 class ArrayStateMachine(StateMachine):
@@ -31,18 +28,9 @@ class ArrayStateMachine(StateMachine):
             from pse.types.json.json_value import default_json_value  # noqa: PLC0415
 
             value_state_machine = default_json_value()
-        separator = ChainStateMachine(
-            [WhitespaceStateMachine(), PhraseStateMachine(","), WhitespaceStateMachine()]
-        )
-        items = LoopStateMachine(value_state_machine, min_loop_count=1, separator=separator)
+        graph, items = delimited_list("[", value_state_machine, "]")
         super().__init__(
-            {
-                0: [(PhraseStateMachine("["), 1)],
-                1: [(WhitespaceStateMachine(), 2)],
-                2: [(items, 3), (PhraseStateMachine("]"), "$")],
-                3: [(WhitespaceStateMachine(), 4)],
-                4: [(PhraseStateMachine("]"), "$")],
-            },
+            graph,
             start_state=0,
             end_states=["$"],
             is_optional=is_optional,

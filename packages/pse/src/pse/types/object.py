@@ -7,11 +7,8 @@ from typing import Any
 from pse_core._core import StateMachine, Stepper
 
 from pse.types._values import children_of, is_machine
-from pse.types.base.chain import ChainStateMachine
-from pse.types.base.loop import LoopStateMachine
-from pse.types.base.phrase import PhraseStateMachine
+from pse.types.base.delimited import delimited_list
 from pse.types.key_value import KeyValueStateMachine
-from pse.types.whitespace import WhitespaceStateMachine
 
 
 class ObjectStateMachine(StateMachine):
@@ -31,18 +28,9 @@ class ObjectStateMachine(StateMachine):
         value_state_machine: StateMachine | None = None,
     ) -> None:
         pair = KeyValueStateMachine(value_state_machine=value_state_machine)
-        separator = ChainStateMachine(
-            [WhitespaceStateMachine(), PhraseStateMachine(","), WhitespaceStateMachine()]
-        )
-        items = LoopStateMachine(pair, min_loop_count=1, separator=separator)
+        graph, items = delimited_list("{", pair, "}")
         super().__init__(
-            {
-                0: [(PhraseStateMachine("{"), 1)],
-                1: [(WhitespaceStateMachine(), 2)],
-                2: [(items, 3), (PhraseStateMachine("}"), "$")],
-                3: [(WhitespaceStateMachine(), 4)],
-                4: [(PhraseStateMachine("}"), "$")],
-            },
+            graph,
             start_state=0,
             end_states=["$"],
             is_optional=is_optional,
