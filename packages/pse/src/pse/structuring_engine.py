@@ -172,11 +172,13 @@ class StructuringEngine(Engine):
             if plan and budget == len(plan):  # no slack: finish now
                 return self._emit_plan(plan)
         token_id = self._sampled_id(sampler(logprobs))
+        allowed = self.is_token_allowed(token_id)
         attempts = 0
-        while not self.is_token_allowed(token_id) and attempts < self.max_resample_attempts:
+        while not allowed and attempts < self.max_resample_attempts:
             attempts += 1
             token_id = self._sampled_id(sampler(logprobs))
-        if not self.is_token_allowed(token_id):
+            allowed = self.is_token_allowed(token_id)
+        if not allowed:
             raise SamplingError(
                 f"sampled token {token_id} ({self._token_text(token_id)!r}) is not allowed "
                 f"by the structure after {attempts} resample attempt(s)"

@@ -390,7 +390,6 @@ class ObjectSchemaStateMachine(StateMachine):
             if built is None:
                 inner = comp.compile_alts(list(alts))
                 built = {0: [(inner, "$")]}
-                _start: Any = 0
             _graph = built
         super().__init__(
             _graph,
