@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +16,7 @@ from pse_core._core import (
 from pydantic import BaseModel, ValidationError
 
 from pse import StructuringEngine
-from pse.errors import NoValidTokenError, SamplingError
+from pse.errors import NoValidTokenError, SamplingError, SchemaError
 from pse.vocabulary import token_bytes_list
 
 EOS = 2  # <|im_end|>
@@ -108,11 +107,14 @@ class TestConfigure:
         engine.configure(PhraseStateMachine("hello"))
         assert allowed_ids(engine) == start
 
-    def test_schema_sources_need_pse_types(self, engine: StructuringEngine) -> None:
-        if importlib.util.find_spec("pse.types.json.json_schema_state_machine") is not None:
-            pytest.skip("pse.types provides schema_to_state_machine")
-        with pytest.raises(TypeError, match="StateMachine"):
-            engine.configure({"type": "string"})
+    def test_schema_sources_compile_and_bad_sources_are_refused(
+        self, engine: StructuringEngine
+    ) -> None:
+        engine.configure({"type": "string"})
+        allowed = engine.allowed_token_ids()
+        assert allowed and all(engine.reverse_vocabulary[i].startswith('"') for i in allowed)
+        with pytest.raises(SchemaError, match="unsupported schema source"):
+            engine.configure(42)
 
 
 class TestProcessLogits:

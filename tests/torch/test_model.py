@@ -41,13 +41,6 @@ def _generate(model: Any, tok: Any, prompt: str, do_sample: bool, max_new_tokens
     return str(tok.decode(out[0, input_ids.shape[1] :], skip_special_tokens=True))
 
 
-def _schema_support(engine: StructuringEngine) -> None:
-    try:
-        engine.configure({"type": "object"})
-    except TypeError as exc:
-        pytest.skip(f"the JSON Schema compiler has not landed yet: {exc}")
-
-
 @pytest.mark.parametrize("do_sample", [False, True], ids=["greedy", "sampled"])
 @pytest.mark.parametrize("prompt", PROMPTS)
 def test_json_value_guarantee(smollm: tuple[Any, Any], prompt: str, do_sample: bool) -> None:
@@ -70,7 +63,6 @@ def test_quickstart_user_profile(smollm: tuple[Any, Any]) -> None:
 
     model, tok = smollm
     model.engine = StructuringEngine(tok)
-    _schema_support(model.engine)
     model.engine.configure(UserProfile)
     prompt = (
         "Generate a user profile for user ID 999, username 'tester', active status true, "
@@ -97,7 +89,6 @@ def test_bench_schemas_validate(
     jsonschema = pytest.importorskip("jsonschema")
     model, tok = smollm
     model.engine = StructuringEngine(tok, multi_token_sampling=True)
-    _schema_support(model.engine)
     model.engine.configure(case["schema"])
     prompt = (
         f"Produce a JSON instance of this JSON Schema:\n{json.dumps(case['schema'])}\n"
@@ -134,7 +125,6 @@ def test_schema_sweep_greedy(smollm: tuple[Any, Any], schema: dict[str, Any]) ->
     jsonschema = pytest.importorskip("jsonschema")
     model, tok = smollm
     model.engine = StructuringEngine(tok, multi_token_sampling=True)
-    _schema_support(model.engine)
     model.engine.configure(schema)
     prompt = f"Produce a JSON instance of this JSON Schema:\n{json.dumps(schema)[:2000]}"
     text = _generate(model, tok, prompt, do_sample=False, max_new_tokens=600)
