@@ -62,7 +62,7 @@ void feed(Runtime& rt, Positions start, std::string_view bytes, std::uint32_t ba
 ConsumeResult consume(const PathPtr& path, std::string_view bytes, std::int32_t token_id) {
   ConsumeResult result;
   if (path->remaining || bytes.empty()) return result;  // a finished path takes no more input
-  auto arena = std::make_shared<Arena>();
+  auto arena = std::make_shared<Arena>(limits::kPathArenaBlockBytes);
   arena->keep(path->arena);
   Runtime rt(*arena, true, path->root_depth);
   const std::uint32_t base = static_cast<std::uint32_t>(path->text->size());

@@ -12,7 +12,7 @@ namespace pse {
 
 PathPtr start_path(const SMPtr& machine, std::int32_t state, bool raw) {
   auto p = std::make_shared<Path>();
-  p->arena = std::make_shared<Arena>();
+  p->arena = std::make_shared<Arena>(limits::kPathArenaBlockBytes);
   Runtime rt(*p->arena, true);
   p->top = rt.push(nullptr, machine.get(), -1, state, raw);
   p->machine = machine;

@@ -1,5 +1,6 @@
 #include "runtime.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "nodes/leaf.h"
@@ -48,11 +49,12 @@ void add_unique(Positions& set, const Frame* f) {
 }
 
 void* Arena::allocate(std::size_t size, std::size_t align) {
+  if (size + align > block_bytes_) throw std::length_error("arena allocation larger than a block");
   std::size_t at = (used_ + align - 1) & ~(align - 1);
-  if (block_ >= blocks_.size() || at + size > limits::kArenaBlockBytes) {
-    if (block_ < blocks_.size() && at + size > limits::kArenaBlockBytes) ++block_;
-    if (block_ >= blocks_.size())
-      blocks_.push_back(std::make_unique<std::byte[]>(limits::kArenaBlockBytes));
+  if (block_ >= blocks_.size() || at + size > block_bytes_) {
+    if (block_ < blocks_.size() && at + size > block_bytes_) ++block_;
+    if (block_ >= blocks_.size())  // not zero-filled: everything is constructed in place
+      blocks_.emplace_back(new std::byte[block_bytes_]);
     at = 0;
   }
   used_ = at + size;

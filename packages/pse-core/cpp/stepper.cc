@@ -208,7 +208,7 @@ std::optional<StateKey> Stepper::target_state() const {
 
 std::vector<Stepper> Stepper::branch(std::optional<std::uint8_t> first) const {
   if (completed()) return {};
-  auto arena = std::make_shared<Arena>();
+  auto arena = std::make_shared<Arena>(limits::kPathArenaBlockBytes);
   arena->keep(path->arena);
   Runtime rt(*arena, true, frame->depth);
   Positions out;
@@ -227,7 +227,7 @@ std::vector<Stepper> Stepper::branch(std::optional<std::uint8_t> first) const {
 
 Stepper Stepper::with_state(std::int32_t state) const {
   if (completed()) throw PseError("a completed stepper cannot change state");
-  auto arena = std::make_shared<Arena>();
+  auto arena = std::make_shared<Arena>(limits::kPathArenaBlockBytes);
   arena->keep(path->arena);
   Runtime rt(*arena, true);
   std::vector<const Frame*> above;

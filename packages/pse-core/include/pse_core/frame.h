@@ -56,7 +56,9 @@ bool same_stack(const Frame* a, const Frame* b);
 /// \brief Bump allocator for trivially destructible frames and histories.
 class Arena {
  public:
-  Arena() = default;
+  /// `block_bytes`: size of each block. Scratch arenas (mask walks) use the
+  /// large default; the arena of one consumed token holds a few frames.
+  explicit Arena(std::size_t block_bytes = limits::kArenaBlockBytes) : block_bytes_(block_bytes) {}
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
 
@@ -80,10 +82,11 @@ class Arena {
 
   /// Keep another arena (or any object) alive as long as this one.
   void keep(std::shared_ptr<const void> other) { kept_.push_back(std::move(other)); }
-  std::size_t bytes_reserved() const { return blocks_.size() * limits::kArenaBlockBytes; }
+  std::size_t bytes_reserved() const { return blocks_.size() * block_bytes_; }
 
  private:
   void* allocate(std::size_t size, std::size_t align);
+  std::size_t block_bytes_;
   std::vector<std::unique_ptr<std::byte[]>> blocks_;
   std::size_t block_ = 0, used_ = 0;
   std::vector<std::shared_ptr<const void>> kept_;

@@ -20,6 +20,10 @@ inline constexpr std::size_t kMaxForcedBytes = 256;
 /// Arena block size for frames allocated while walking the vocabulary trie.
 inline constexpr std::size_t kArenaBlockBytes = 64 * 1024;
 
+/// Arena block size for the frames one consumed token adds to a path (a few
+/// frames and histories; these arenas live as long as the path).
+inline constexpr std::size_t kPathArenaBlockBytes = 1024;
+
 /// Mask-cache entries with fewer allowed tokens than vocab/kSparseDivisor are
 /// stored as id lists instead of bitmasks.
 inline constexpr std::uint32_t kSparseDivisor = 64;
