@@ -226,6 +226,7 @@ def bench_e2e(session: nox.Session) -> None:
 def demo(session: nox.Session) -> None:
     """The main job: the PSE quickstart on the embedded SmolLM2-135M-Instruct (pse-torch)."""
     _install_torch_adapter(session)
+    session.install("jsonschema")  # the demo validates its JSON Schema output
     session.run("python", "-m", "pse_torch.demo", *session.posargs)
 
 
