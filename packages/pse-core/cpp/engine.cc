@@ -7,6 +7,7 @@
 #include "mask.h"
 #include "pse_core/errors.h"
 #include "pse_core/stepper_delta.h"
+#include "support/bitset.h"
 
 namespace pse {
 
@@ -76,9 +77,7 @@ std::size_t Engine::fill_bitmask(std::uint32_t* out, std::size_t words) {
   if (finished)
     for (std::int32_t id : vocab->eos_ids()) out[id >> 5] |= 1u << (id & 31);
   for (std::int32_t id : whitelist_ids_) out[id >> 5] |= 1u << (id & 31);
-  std::size_t count = 0;
-  for (std::size_t w = 0; w < need; ++w) count += static_cast<std::size_t>(__builtin_popcount(out[w]));
-  return count;
+  return count_bits(out, need);
 }
 
 bool Engine::is_token_allowed(std::int32_t id) const {

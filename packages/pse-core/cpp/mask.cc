@@ -2,6 +2,7 @@
 
 #include "consume.h"
 #include "nodes/leaf.h"
+#include "support/bitset.h"
 
 namespace pse {
 
@@ -48,7 +49,7 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
     }
     const MaskEntry& e = vocab_.cache().get(*p, u, vocab_.trie(), vocab_.span(), vocab_.size());
     if (!e.dense.empty()) {
-      for (std::size_t w = 0; w < words; ++w) bits_[w] |= e.dense[w];
+      or_words(bits_, e.dense.data(), words);
     } else {
       for (std::int32_t id : e.sparse) bits_[id >> 5] |= 1u << (id & 31);
     }
