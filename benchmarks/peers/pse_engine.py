@@ -1,8 +1,7 @@
 """PSE: ``pse.StructuringEngine`` configured with a JSON Schema dict.
 
-Until the schema compiler accepts ``engine.configure(dict)`` (and for any
-schema it refuses), the any-JSON-value machine is used instead and the row is
-marked ``any-JSON (schema compiler pending)``.
+A schema the compiler refuses (``SchemaError``) falls back to the any-JSON-value
+machine, and the row is marked ``any-JSON (schema compiler pending)``.
 """
 
 from __future__ import annotations
@@ -15,9 +14,10 @@ import numpy as np
 
 from pse import StructuringEngine
 
-# Import the schema compiler up front, as the peers' imports do, so the first
-# compile is not charged for loading Python modules.
+# Import the schema compiler and its automata up front, as the peers' imports
+# do, so the first compile is not charged for loading Python modules.
 with contextlib.suppress(ImportError):
+    import pse.automata  # noqa: F401
     import pse.types.json.json_schema_state_machine  # noqa: F401
 
 PENDING = "any-JSON (schema compiler pending)"

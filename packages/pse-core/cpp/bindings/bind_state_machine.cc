@@ -1,3 +1,5 @@
+#include <cstring>
+
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
@@ -415,12 +417,21 @@ void bind_state_machine(nb::module_& m) {
           [](DfaNode* self, nb::handle transitions, std::vector<std::uint8_t> accepting,
              std::int32_t start, bool is_optional, nb::handle identifier) {
             std::vector<std::int32_t> table;
-            table.reserve(accepting.size() * 256);
-            for (nb::handle row : transitions) {
-              std::size_t before = table.size();
-              for (nb::handle t : row) table.push_back(nb::cast<std::int32_t>(t));
-              if (table.size() - before != 256)
-                throw GrammarError("each DFA row needs 256 transitions (one per byte)");
+            if (nb::isinstance<nb::bytes>(transitions)) {
+              // Packed rows: native-endian int32, 256 per state (the compiler's form).
+              nb::bytes packed = nb::borrow<nb::bytes>(transitions);
+              if (packed.size() != accepting.size() * 256 * sizeof(std::int32_t))
+                throw GrammarError("packed DFA rows need 256 int32 transitions per state");
+              table.resize(accepting.size() * 256);
+              std::memcpy(table.data(), packed.c_str(), packed.size());
+            } else {
+              table.reserve(accepting.size() * 256);
+              for (nb::handle row : transitions) {
+                std::size_t before = table.size();
+                for (nb::handle t : row) table.push_back(nb::cast<std::int32_t>(t));
+                if (table.size() - before != 256)
+                  throw GrammarError("each DFA row needs 256 transitions (one per byte)");
+              }
             }
             new (self) DfaNode();
             self->set_dfa(table, std::move(accepting), start);

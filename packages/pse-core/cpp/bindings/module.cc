@@ -10,4 +10,5 @@ NB_MODULE(_core, m) {
   pse::py::bind_stepper(m);
   pse::py::bind_vocabulary(m);
   pse::py::bind_engine(m);
+  pse::py::bind_automata(m);
 }

@@ -143,11 +143,15 @@ class WaitFor(StateMachine):
     def strict(self) -> bool: ...
 
 class DfaStateMachine(StateMachine):
-    """A byte-level automaton: ``transitions[s][b]`` is the next state or -1."""
+    """A byte-level automaton: ``transitions[s][b]`` is the next state or -1.
+
+    ``transitions`` may also be ``bytes``: the rows packed as native-endian
+    int32, 256 per state.
+    """
 
     def __init__(
         self,
-        transitions: Sequence[Sequence[int]],
+        transitions: Sequence[Sequence[int]] | bytes,
         accepting: Sequence[bool],
         start: int = 0,
         is_optional: bool = False,
@@ -281,3 +285,26 @@ class Engine:
     def completion_length_after(self, token_id: int) -> int | None: ...
 
 def apply_token_bitmask_inplace(logits: NDArray[Any], bitmask: NDArray[np.int32]) -> None: ...
+
+def number_dfa(
+    bounds: Sequence[tuple[str, int]],
+    multiple_p: int,
+    multiple_q: int,
+    exponent_limit: int,
+    max_remainders: int,
+    max_states: int,
+) -> tuple[list[list[tuple[int, int, int]]], list[bool]] | None:
+    """Minimal DFA of the JSON number literals meeting numeric constraints.
+
+    ``bounds``: (exact decimal text, allowed outcome bits: 1 less, 2 equal,
+    4 greater); multipleOf = ``multiple_p / multiple_q`` (``multiple_p == 0``:
+    none); exponents limited to ``|x| <= exponent_limit``. Rows are sorted
+    ``(lo, hi, target)`` character ranges; None past ``max_states`` states.
+    """
+
+def minimize_dfa(
+    transitions: Sequence[Sequence[tuple[int, int, int]]], accepting: Sequence[bool]
+) -> tuple[list[list[tuple[int, int, int]]], list[bool]]:
+    """The minimal DFA equivalent to one given as sorted ``(lo, hi, target)``
+    ranges per state (start state 0): useless states dropped, equivalent states
+    merged, states numbered breadth-first, adjacent ranges with one target joined."""

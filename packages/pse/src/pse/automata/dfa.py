@@ -9,14 +9,27 @@ UTF-8 lowering shares continuation states by their (relative) signature, so
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
-from pse_core._core import DfaStateMachine
+from pse_core._core import DfaStateMachine, minimize_dfa
 from pse_core.errors import SchemaError
 
 Ranges = tuple[tuple[int, int, int], ...]
 
 MAX_BYTE_STATES = 20_000
+
+# A byte row with no moves; rows are int32 arrays so that a table reaches the
+# native DfaStateMachine as one packed buffer, not a list of Python ints.
+EMPTY_ROW = array("i", [-1]) * 256
+
+
+def dfa_machine(
+    rows: Sequence[array], accepting: Sequence[bool], start: int = 0, *, optional: bool = False
+) -> DfaStateMachine:
+    """The native machine of byte ``rows`` (int32 arrays of 256 targets, -1: no move)."""
+    packed = b"".join(row.tobytes() for row in rows)
+    return DfaStateMachine(packed, list(accepting), start, is_optional=optional)
 
 
 class CpDfa:
@@ -48,86 +61,9 @@ class CpDfa:
         return not any(self.accepting)
 
 
-def _live(dfa: CpDfa) -> list[bool]:
-    """States reachable from the start that can reach an accepting state."""
-    n = len(dfa.trans)
-    reach = [False] * n
-    reach[0] = True
-    stack = [0]
-    back: list[list[int]] = [[] for _ in range(n)]
-    while stack:
-        s = stack.pop()
-        for _, _, t in dfa.trans[s]:
-            back[t].append(s)
-            if not reach[t]:
-                reach[t] = True
-                stack.append(t)
-    live = [False] * n
-    stack = [s for s in range(n) if reach[s] and dfa.accepting[s]]
-    for s in stack:
-        live[s] = True
-    while stack:
-        t = stack.pop()
-        for s in back[t]:
-            if not live[s]:
-                live[s] = True
-                stack.append(s)
-    return live
-
-
 def minimize(dfa: CpDfa) -> CpDfa:
-    """Drop useless states and merge equivalent ones (Moore refinement)."""
-    live = _live(dfa)
-    if not live[0]:
-        return CpDfa([[]], [False])
-    states = [s for s in range(len(dfa.trans)) if live[s]]
-    rows = {s: [(lo, hi, t) for lo, hi, t in dfa.trans[s] if live[t]] for s in states}
-    cls = {s: int(dfa.accepting[s]) for s in states}
-    count = len(set(cls.values()))
-    while True:
-        sigs: dict[tuple[object, ...], int] = {}
-        new: dict[int, int] = {}
-        for s in states:
-            sig: list[object] = [cls[s]]
-            prev_hi, prev_c = -2, -1
-            for lo, hi, t in rows[s]:
-                c = cls[t]
-                if lo == prev_hi + 1 and c == prev_c:
-                    sig[-1] = (sig[-1][0], hi, c)  # type: ignore[index]
-                else:
-                    sig.append((lo, hi, c))
-                prev_hi, prev_c = hi, c
-            new[s] = sigs.setdefault(tuple(sig), len(sigs))
-        if len(sigs) == count:
-            break
-        cls, count = new, len(sigs)
-    # Renumber: start state's class first, in BFS order.
-    order: dict[int, int] = {}
-    rep: dict[int, int] = {}
-    for s in states:
-        rep.setdefault(cls[s], s)
-    queue = [cls[0]]
-    order[cls[0]] = 0
-    trans: list[list[tuple[int, int, int]]] = []
-    accepting: list[bool] = []
-    i = 0
-    while i < len(queue):
-        c = queue[i]
-        i += 1
-        s = rep[c]
-        row: list[tuple[int, int, int]] = []
-        for lo, hi, t in rows[s]:
-            tc = cls[t]
-            if tc not in order:
-                order[tc] = len(queue)
-                queue.append(tc)
-            tid = order[tc]
-            if row and row[-1][1] + 1 == lo and row[-1][2] == tid:
-                row[-1] = (row[-1][0], hi, tid)
-            else:
-                row.append((lo, hi, tid))
-        trans.append(row)
-        accepting.append(dfa.accepting[s])
+    """Drop useless states and merge equivalent ones (natively, Moore refinement)."""
+    trans, accepting = minimize_dfa(dfa.trans, dfa.accepting)
     return CpDfa(trans, accepting)
 
 
@@ -251,7 +187,7 @@ class ByteTable:
     """Rows of 256 targets (-1: no move) under construction."""
 
     def __init__(self, keyword: str) -> None:
-        self.rows: list[list[int]] = []
+        self.rows: list[array] = []
         self.accepting: list[bool] = []
         self.memo: dict[object, int] = {}
         self.keyword = keyword
@@ -263,7 +199,7 @@ class ByteTable:
                 code="automaton-too-large",
                 keyword=self.keyword,
             )
-        self.rows.append([-1] * 256)
+        self.rows.append(array("i", EMPTY_ROW))
         self.accepting.append(accepting)
         return len(self.rows) - 1
 
@@ -274,7 +210,7 @@ class ByteTable:
         for lo, hi, t in ranges:
             if lo <= 0x7F:
                 top = min(hi, 0x7F)
-                cells[lo : top + 1] = [t] * (top - lo + 1)
+                cells[lo : top + 1] = array("i", [t]) * (top - lo + 1)
                 if hi > 0x7F:
                     multi.append((0x80, hi, t))
             else:
@@ -296,7 +232,7 @@ class ByteTable:
             width = 1 << (6 * conts)
             for b0, b1, sub in split(part, width):
                 child = self._cont(sub, conts)
-                cells[lead + b0 : lead + b1 + 1] = [child] * (b1 - b0 + 1)
+                cells[lead + b0 : lead + b1 + 1] = array("i", [child]) * (b1 - b0 + 1)
 
     def _cont(self, ranges: Ranges, conts: int) -> int:
         """State reading ``conts`` continuation bytes, then moving per ``ranges``."""
@@ -309,11 +245,11 @@ class ByteTable:
         cells = self.rows[sid]
         for b0, b1, sub in split(ranges, width):
             child = sub[0][2] if conts == 1 else self._cont(sub, conts - 1)
-            cells[0x80 + b0 : 0x80 + b1 + 1] = [child] * (b1 - b0 + 1)
+            cells[0x80 + b0 : 0x80 + b1 + 1] = array("i", [child]) * (b1 - b0 + 1)
         return sid
 
     def machine(self, start: int = 0, *, optional: bool = False) -> DfaStateMachine:
-        return DfaStateMachine(self.rows, self.accepting, start, is_optional=optional)
+        return dfa_machine(self.rows, self.accepting, start, optional=optional)
 
 
 def lower_utf8(dfa: CpDfa, keyword: str) -> ByteTable:

@@ -1,0 +1,435 @@
+// JSON number literals -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? whose
+// value meets numeric constraints, as a minimal DFA.
+//
+// A literal "M e X" has value sign * u * 10^X (u the unsigned mantissa). For
+// every sign and every allowed exponent X there is a branch of checks on u:
+// each bound becomes a threshold t = sign * bound * 10^-X that u is compared
+// with digit by digit, and multipleOf becomes a remainder of u modulo
+// d = multipleOf * 10^-X. The mantissa is read once while all branches run
+// side by side; at its end the set of exponents whose branch accepts decides
+// which exponents may follow. Exact: no floating point anywhere.
+#include "automata/number_dfa.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+
+namespace pse {
+namespace {
+
+using u128 = unsigned __int128;
+
+// The alphabet, as symbols 0..14: the ten digits, then these characters.
+constexpr int kDigits = 10;
+constexpr int kSymbols = 15;
+constexpr int kDot = 10;
+constexpr char kChars[kSymbols] = {'0', '1', '2', '3', '4', '5', '6', '7',
+                                   '8', '9', '.', 'e', 'E', '+', '-'};
+
+// Outcomes of a comparison as bits of NumberBound::allowed.
+constexpr unsigned kLess = 1, kEqual = 2, kGreater = 4;
+
+u128 pow10(int n) {
+  u128 v = 1;
+  while (n-- > 0) v *= 10;
+  return v;
+}
+
+u128 gcd(u128 a, u128 b) {
+  while (b != 0) {
+    u128 t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/// Compares u, read digit by digit, with a threshold t >= 0 given by its
+/// integer digits (no leading zeros; "0" for t < 1) and fraction digits (no
+/// trailing zeros). States: kG / kL (decided), kZ (equal so far with every
+/// digit of t read; more zeros keep it equal), I(k, rel) >= kI (k integer
+/// digits read, rel the comparison of those with t's first k), F(j) < 0 (j
+/// fraction digits read, equal so far).
+struct Comparator {
+  std::string integer, fraction;
+  unsigned allowed;
+
+  static constexpr std::int32_t kG = 0, kL = 1, kZ = 2, kI = 3;
+  static std::int32_t I(std::size_t k, int rel) { return kI + 3 * static_cast<std::int32_t>(k) + rel + 1; }
+  static std::int32_t F(std::size_t j) { return -1 - static_cast<std::int32_t>(j); }
+
+  std::int32_t step(std::int32_t s, int sym) const {
+    if (s == kG || s == kL) return s;
+    if (s == kZ) return sym == 0 || sym == kDot ? kZ : kG;
+    if (s >= kI) {
+      std::size_t k = static_cast<std::size_t>((s - kI) / 3);
+      int rel = (s - kI) % 3 - 1;
+      if (sym == kDot) {
+        if (k < integer.size() || rel < 0) return kL;
+        if (rel > 0) return kG;
+        return fraction.empty() ? kZ : F(0);
+      }
+      if (k >= integer.size()) return kG;
+      if (rel == 0) rel = (sym > integer[k] - '0') - (sym < integer[k] - '0');
+      return I(k + 1, rel);
+    }
+    std::size_t j = static_cast<std::size_t>(-1 - s);
+    int c = (sym > fraction[j] - '0') - (sym < fraction[j] - '0');
+    if (c < 0) return kL;
+    if (c > 0) return kG;
+    return j + 1 < fraction.size() ? F(j + 1) : kZ;
+  }
+
+  /// The comparison of u with t if the mantissa ends here.
+  unsigned result(std::int32_t s) const {
+    if (s == kG) return kGreater;
+    if (s == kL) return kLess;
+    if (s == kZ) return kEqual;
+    if (s >= kI) {
+      std::size_t k = static_cast<std::size_t>((s - kI) / 3);
+      int rel = (s - kI) % 3 - 1;
+      if (k < integer.size() || (rel == 0 && !fraction.empty())) return kLess;
+      return rel < 0 ? kLess : rel > 0 ? kGreater : kEqual;
+    }
+    return kLess;  // u's fraction is a proper prefix of t's
+  }
+
+  /// Outside the allowed outcomes whatever follows.
+  bool dead(std::int32_t s) const {
+    return (s == kG && !(allowed & kGreater)) || (s == kL && !(allowed & kLess));
+  }
+};
+
+/// u modulo d = p/q (p <= max_remainders). In the integer part the state is
+/// r = (u * q) mod p. After the point it is the deficit s = what must still be
+/// added to u to reach a multiple of d, in units of 1/(q * 10^f) after f
+/// fraction digits; more digits add less than 10^-f, so a live state has
+/// s < q. f only matters while p * 10^f < q (the modulus can wrap), so it is
+/// kept capped at `cap`.
+struct Remainder {
+  u128 p = 0, q = 1;
+  std::int32_t cap = 1;
+};
+
+struct BranchState {
+  std::vector<std::int32_t> cmp;
+  bool fraction = false;  // integer part (r) or fraction part (s, f)
+  u128 value = 0;
+  std::int32_t f = 0;
+};
+
+/// The checks on u for one (sign, exponent) pair.
+struct Branch {
+  bool valid = true;
+  std::vector<Comparator> cmps;
+  bool has_remainder = false;
+  Remainder rem;
+
+  BranchState start() const {
+    BranchState s;
+    for (const Comparator& c : cmps) s.cmp.push_back(Comparator::I(0, 0));
+    return s;
+  }
+
+  bool step(const BranchState& s, int sym, BranchState& out) const {
+    out.cmp.resize(cmps.size());
+    for (std::size_t i = 0; i < cmps.size(); ++i) {
+      out.cmp[i] = cmps[i].step(s.cmp[i], sym);
+      if (cmps[i].dead(out.cmp[i])) return false;
+    }
+    out.fraction = s.fraction;
+    out.value = 0;
+    out.f = 0;
+    if (!has_remainder) return true;
+    const u128 p = rem.p, q = rem.q;
+    if (!s.fraction) {
+      if (sym == kDot) {
+        out.fraction = true;
+        out.value = (p - s.value) % p;
+        return true;
+      }
+      out.value = (s.value * 10 + static_cast<u128>(sym) * q) % p;
+      return true;
+    }
+    const u128 modulus = p * pow10(s.f + 1);
+    const u128 a = (s.value * 10) % modulus, b = (static_cast<u128>(sym) * q) % modulus;
+    out.value = (a + modulus - b) % modulus;
+    out.f = std::min(s.f + 1, rem.cap);
+    return out.value < q;
+  }
+
+  bool accepts(const BranchState& s) const {
+    for (std::size_t i = 0; i < cmps.size(); ++i)
+      if (!(cmps[i].result(s.cmp[i]) & cmps[i].allowed)) return false;
+    return !has_remainder || s.value == 0;
+  }
+};
+
+/// Digits of |bound| * 10^-x, split at the point, normalised.
+void scaled_digits(const std::string& decimal, int x, std::string& integer, std::string& fraction) {
+  std::string digits;
+  std::size_t point = std::string::npos;
+  for (char c : decimal) {
+    if (c == '.') point = digits.size();
+    else if (c >= '0' && c <= '9') digits.push_back(c);
+  }
+  if (point == std::string::npos) point = digits.size();
+  std::ptrdiff_t pos = static_cast<std::ptrdiff_t>(point) - x;
+  if (pos < 0) {
+    digits.insert(0, static_cast<std::size_t>(-pos), '0');
+    pos = 0;
+  }
+  if (static_cast<std::size_t>(pos) > digits.size()) digits.append(static_cast<std::size_t>(pos) - digits.size(), '0');
+  integer = digits.substr(0, static_cast<std::size_t>(pos));
+  fraction = digits.substr(static_cast<std::size_t>(pos));
+  integer.erase(0, std::min(integer.find_first_not_of('0'), integer.size()));
+  if (integer.empty()) integer = "0";
+  fraction.erase(std::min(fraction.find_last_not_of('0') + 1, fraction.size()));
+}
+
+Branch make_branch(const NumberConstraints& nc, int sign, int x) {
+  Branch b;
+  for (const NumberBound& bound : nc.bounds) {
+    bool negative = !bound.decimal.empty() && bound.decimal[0] == '-';
+    bool zero = bound.decimal.find_first_of("123456789") == std::string::npos;
+    unsigned allowed = bound.allowed;
+    if (sign < 0)  // -u vs t  <=>  u vs -t, reversed
+      allowed = (allowed & kEqual) | (allowed & kLess ? kGreater : 0) | (allowed & kGreater ? kLess : 0);
+    if (!zero && negative == (sign > 0)) {  // the threshold is negative: u > it always
+      if (allowed & kGreater) continue;
+      b.valid = false;
+      return b;
+    }
+    Comparator c;
+    c.allowed = allowed;
+    scaled_digits(bound.decimal, x, c.integer, c.fraction);
+    b.cmps.push_back(std::move(c));
+  }
+  if (nc.multiple_p != 0) {
+    u128 p = nc.multiple_p, q = nc.multiple_q;
+    if (x > 0) q *= pow10(x);
+    else p *= pow10(-x);
+    u128 g = gcd(p, q);
+    p /= g;
+    q /= g;
+    if (p > nc.max_remainders) {
+      b.valid = false;
+      return b;
+    }
+    b.has_remainder = true;
+    b.rem.p = p;
+    b.rem.q = q;
+    std::int32_t k = 0;
+    while (p * pow10(k) < q) ++k;
+    b.rem.cap = std::max(k, 1);
+  }
+  return b;
+}
+
+enum Kind : std::uint8_t { kStart, kNegative, kMantissa, kExponent, kExpSign, kExpDigits };
+enum Syntax : std::uint8_t { kZero, kInt, kPoint, kFrac };  // "0", int digits, ".", fraction digits
+
+struct State {
+  Kind kind = kStart;
+  std::int8_t sign = 1;
+  Syntax syntax = kZero;
+  std::vector<std::optional<BranchState>> comps;  // per exponent, for kMantissa
+  std::uint32_t ok = 0;                            // exponents allowed (bit x + limit)
+  std::int32_t v = 0;                              // exponent value read so far
+
+  std::string key() const {
+    std::string k;
+    auto put = [&k](const void* p, std::size_t n) { k.append(static_cast<const char*>(p), n); };
+    put(&kind, 1);
+    put(&sign, 1);
+    put(&syntax, 1);
+    put(&ok, 4);
+    put(&v, 4);
+    for (const auto& c : comps) {
+      char live = c ? 1 : 0;
+      put(&live, 1);
+      if (!c) continue;
+      put(c->cmp.data(), c->cmp.size() * 4);
+      put(&c->fraction, 1);
+      put(&c->value, sizeof c->value);
+      put(&c->f, 4);
+    }
+    return k;
+  }
+};
+
+class Builder {
+ public:
+  explicit Builder(const NumberConstraints& nc) : nc_(nc), limit_(nc.exponent_limit) {
+    for (int sign : {1, -1})
+      for (int x = -limit_; x <= limit_; ++x) branches_[sign > 0 ? 0 : 1].push_back(make_branch(nc, sign, x));
+  }
+
+  bool build() {
+    intern(State{});
+    for (std::size_t i = 0; i < states_.size(); ++i) {
+      if (states_.size() > nc_.max_states) return false;
+      State s = states_[i];  // a copy: interning may grow states_
+      std::array<std::int32_t, kSymbols> row;
+      row.fill(-1);
+      bool accept = false;
+      expand(s, row, accept);
+      trans_.push_back(row);
+      accepting_.push_back(accept);
+    }
+    return states_.size() <= nc_.max_states;
+  }
+
+  RangeDfa minimal() const;
+
+ private:
+  const std::vector<Branch>& of(int sign) const { return branches_[sign > 0 ? 0 : 1]; }
+
+  std::int32_t intern(State s) {
+    auto [it, fresh] = ids_.try_emplace(s.key(), static_cast<std::int32_t>(states_.size()));
+    if (fresh) states_.push_back(std::move(s));
+    return it->second;
+  }
+
+  /// The mantissa state after `sym`, or -1 when no branch survives.
+  std::int32_t mantissa(int sign, Syntax syntax, const std::vector<std::optional<BranchState>>& comps,
+                        int sym) {
+    State next;
+    next.kind = kMantissa;
+    next.sign = static_cast<std::int8_t>(sign);
+    next.syntax = syntax;
+    next.comps.resize(comps.size());
+    bool any = false;
+    const std::vector<Branch>& bs = of(sign);
+    for (std::size_t i = 0; i < comps.size(); ++i) {
+      if (!comps[i]) continue;
+      BranchState out;
+      if (bs[i].step(*comps[i], sym, out)) {
+        next.comps[i] = std::move(out);
+        any = true;
+      }
+    }
+    return any ? intern(std::move(next)) : -1;
+  }
+
+  std::vector<std::optional<BranchState>> start_comps(int sign) const {
+    std::vector<std::optional<BranchState>> comps;
+    for (const Branch& b : of(sign)) comps.push_back(b.valid ? std::optional(b.start()) : std::nullopt);
+    return comps;
+  }
+
+  void expand(const State& s, std::array<std::int32_t, kSymbols>& row, bool& accept) {
+    switch (s.kind) {
+      case kStart:
+      case kNegative: {
+        int sign = s.kind == kNegative ? -1 : 1;
+        if (s.kind == kStart) {
+          State n;
+          n.kind = kNegative;
+          n.sign = -1;
+          row[14] = intern(n);
+        }
+        auto comps = start_comps(sign);
+        for (int d = 0; d < kDigits; ++d) row[d] = mantissa(sign, d == 0 ? kZero : kInt, comps, d);
+        break;
+      }
+      case kMantissa: {
+        if (s.syntax == kInt || s.syntax == kFrac || s.syntax == kPoint)
+          for (int d = 0; d < kDigits; ++d) row[d] = mantissa(s.sign, s.syntax == kInt ? kInt : kFrac, s.comps, d);
+        if (s.syntax == kZero || s.syntax == kInt) row[kDot] = mantissa(s.sign, kPoint, s.comps, kDot);
+        if (s.syntax != kPoint) {
+          std::uint32_t ok = 0;
+          const std::vector<Branch>& bs = of(s.sign);
+          for (std::size_t i = 0; i < s.comps.size(); ++i)
+            if (s.comps[i] && bs[i].accepts(*s.comps[i])) ok |= 1u << i;
+          accept = (ok >> limit_) & 1u;
+          if (ok) {
+            State e;
+            e.kind = kExponent;
+            e.ok = ok;
+            row[11] = row[12] = intern(e);
+          }
+        }
+        break;
+      }
+      case kExponent:
+      case kExpSign: {
+        if (s.kind == kExponent)
+          for (int sg : {1, -1}) {
+            State y;
+            y.kind = kExpSign;
+            y.ok = s.ok;
+            y.sign = static_cast<std::int8_t>(sg);
+            row[sg > 0 ? 13 : 14] = intern(y);
+          }
+        for (int d = 0; d < kDigits; ++d) {
+          State v;
+          v.kind = kExpDigits;
+          v.ok = s.ok;
+          v.sign = s.kind == kExponent ? 1 : s.sign;
+          v.v = d;
+          row[d] = intern(v);
+        }
+        break;
+      }
+      case kExpDigits: {
+        accept = allowed_exponent(s.ok, s.sign * s.v);
+        for (int d = 0; d < kDigits; ++d) {
+          std::int32_t nv = s.v * 10 + d;
+          if (nv > limit_) continue;
+          bool reachable = false;  // some allowed exponent of this sign is at least nv
+          for (int x = -limit_; x <= limit_; ++x)
+            if (allowed_exponent(s.ok, x) && std::abs(x) >= nv && x * s.sign >= 0) reachable = true;
+          if (!reachable) continue;
+          State v = s;
+          v.v = nv;
+          row[d] = intern(v);
+        }
+        break;
+      }
+    }
+  }
+
+  bool allowed_exponent(std::uint32_t ok, int x) const {
+    return std::abs(x) <= limit_ && ((ok >> (x + limit_)) & 1u);
+  }
+
+  const NumberConstraints& nc_;
+  int limit_;
+  std::array<std::vector<Branch>, 2> branches_;
+  std::unordered_map<std::string, std::int32_t> ids_;
+  std::vector<State> states_;
+  std::vector<std::array<std::int32_t, kSymbols>> trans_;
+  std::vector<bool> accepting_;
+};
+
+RangeDfa Builder::minimal() const {
+  std::array<int, kSymbols> by_char;  // symbols in character order
+  std::iota(by_char.begin(), by_char.end(), 0);
+  std::sort(by_char.begin(), by_char.end(), [](int a, int b) { return kChars[a] < kChars[b]; });
+  RangeDfa dfa;
+  for (std::size_t s = 0; s < trans_.size(); ++s) {
+    std::vector<std::array<std::int32_t, 3>> row;
+    for (int c : by_char) {
+      std::int32_t t = trans_[s][static_cast<std::size_t>(c)];
+      std::int32_t ch = kChars[c];
+      if (t < 0) continue;
+      if (!row.empty() && row.back()[1] + 1 == ch && row.back()[2] == t) row.back()[1] = ch;
+      else row.push_back({ch, ch, t});
+    }
+    dfa.transitions.push_back(std::move(row));
+    dfa.accepting.push_back(accepting_[s]);
+  }
+  return minimize(dfa);
+}
+
+}  // namespace
+
+std::optional<RangeDfa> number_dfa(const NumberConstraints& constraints) {
+  Builder builder(constraints);
+  if (!builder.build()) return std::nullopt;
+  return builder.minimal();
+}
+
+}  // namespace pse

@@ -1,0 +1,41 @@
+// The minimal DFA of the JSON number literals whose value meets numeric
+// constraints (bounds, multipleOf, integer). See number_dfa.cc for the
+// construction; pse.automata.numbers validates the schema values and calls it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "automata/range_dfa.h"
+
+namespace pse {
+
+/// One bound: the value as exact decimal text ("-90", "0.25", "1e3" is not
+/// allowed: plain digits with an optional sign and point) and the allowed
+/// outcomes of comparing a literal's value with it: bit 0 "less", bit 1
+/// "equal", bit 2 "greater" (minimum = equal|greater, exclusiveMaximum = less).
+struct NumberBound {
+  std::string decimal;
+  unsigned allowed;
+};
+
+struct NumberConstraints {
+  std::vector<NumberBound> bounds;
+  /// multipleOf as a reduced fraction p/q (p = 0: none). `integer` is the
+  /// caller's business: it passes lcm(multipleOf, 1).
+  std::uint64_t multiple_p = 0;
+  std::uint64_t multiple_q = 1;
+  /// Exponents are accepted only with |value| <= exponent_limit.
+  int exponent_limit = 4;
+  /// A branch whose remainder check needs more states than this is left out
+  /// (for exponent 0 the caller has already refused the schema).
+  std::uint64_t max_remainders = 100;
+  std::size_t max_states = 20000;
+};
+
+/// The minimal DFA, or nullopt when it would need more than max_states states.
+std::optional<RangeDfa> number_dfa(const NumberConstraints& constraints);
+
+}  // namespace pse

@@ -1,0 +1,120 @@
+#include "automata/range_dfa.h"
+
+#include <string>
+#include <unordered_map>
+
+namespace pse {
+namespace {
+
+/// Reachable from the start and able to reach an accepting state.
+std::vector<bool> live_states(const RangeDfa& dfa) {
+  const std::size_t n = dfa.transitions.size();
+  std::vector<bool> reach(n, false), live(n, false);
+  std::vector<std::vector<std::int32_t>> back(n);
+  std::vector<std::int32_t> stack{0};
+  reach[0] = true;
+  while (!stack.empty()) {
+    std::size_t s = static_cast<std::size_t>(stack.back());
+    stack.pop_back();
+    for (const auto& r : dfa.transitions[s]) {
+      std::size_t t = static_cast<std::size_t>(r[2]);
+      back[t].push_back(static_cast<std::int32_t>(s));
+      if (!reach[t]) {
+        reach[t] = true;
+        stack.push_back(r[2]);
+      }
+    }
+  }
+  for (std::size_t s = 0; s < n; ++s)
+    if (reach[s] && dfa.accepting[s]) {
+      live[s] = true;
+      stack.push_back(static_cast<std::int32_t>(s));
+    }
+  while (!stack.empty()) {
+    std::size_t t = static_cast<std::size_t>(stack.back());
+    stack.pop_back();
+    for (std::int32_t s : back[t])
+      if (!live[static_cast<std::size_t>(s)]) {
+        live[static_cast<std::size_t>(s)] = true;
+        stack.push_back(s);
+      }
+  }
+  return live;
+}
+
+/// Appends (lo, hi, target) to a row, joining it with an adjacent range of the same target.
+void push_range(std::vector<std::array<std::int32_t, 3>>& row, std::int32_t lo, std::int32_t hi,
+                std::int32_t target) {
+  if (!row.empty() && row.back()[1] + 1 == lo && row.back()[2] == target) row.back()[1] = hi;
+  else row.push_back({lo, hi, target});
+}
+
+}  // namespace
+
+RangeDfa minimize(const RangeDfa& dfa) {
+  const std::size_t n = dfa.transitions.size();
+  RangeDfa out;
+  std::vector<bool> live = n ? live_states(dfa) : std::vector<bool>{};
+  if (n == 0 || !live[0]) {
+    out.transitions.emplace_back();
+    out.accepting.push_back(false);
+    return out;
+  }
+  // Moore refinement. A signature is the state's class and its moves into
+  // live states with targets replaced by their classes (adjacent ranges of
+  // one class joined, so equal languages get equal signatures).
+  std::vector<std::int32_t> cls(n, -1);
+  bool has[2] = {false, false};
+  for (std::size_t s = 0; s < n; ++s)
+    if (live[s]) {
+      cls[s] = dfa.accepting[s] ? 1 : 0;
+      has[cls[s]] = true;
+    }
+  std::size_t count = static_cast<std::size_t>(has[0]) + static_cast<std::size_t>(has[1]);
+  std::vector<std::array<std::int32_t, 3>> sig_row;
+  std::string key;
+  while (true) {
+    std::unordered_map<std::string, std::int32_t> sigs;
+    sigs.reserve(count * 2);
+    std::vector<std::int32_t> next(n, -1);
+    for (std::size_t s = 0; s < n; ++s) {
+      if (!live[s]) continue;
+      sig_row.clear();
+      for (const auto& r : dfa.transitions[s])
+        if (live[static_cast<std::size_t>(r[2])]) push_range(sig_row, r[0], r[1], cls[static_cast<std::size_t>(r[2])]);
+      key.assign(reinterpret_cast<const char*>(&cls[s]), sizeof(std::int32_t));
+      key.append(reinterpret_cast<const char*>(sig_row.data()), sig_row.size() * sizeof sig_row[0]);
+      next[s] = sigs.try_emplace(key, static_cast<std::int32_t>(sigs.size())).first->second;
+    }
+    bool stable = sigs.size() == count;
+    count = sigs.size();
+    cls = std::move(next);
+    if (stable) break;
+  }
+  // One representative per class, numbered breadth-first from the start.
+  std::vector<std::int32_t> rep(count, -1), order(count, -1), queue;
+  for (std::size_t s = 0; s < n; ++s)
+    if (live[s] && rep[static_cast<std::size_t>(cls[s])] < 0)
+      rep[static_cast<std::size_t>(cls[s])] = static_cast<std::int32_t>(s);
+  queue.push_back(cls[0]);
+  order[static_cast<std::size_t>(cls[0])] = 0;
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    std::size_t s = static_cast<std::size_t>(rep[static_cast<std::size_t>(queue[i])]);
+    std::vector<std::array<std::int32_t, 3>> row;
+    for (const auto& r : dfa.transitions[s]) {
+      std::size_t t = static_cast<std::size_t>(r[2]);
+      if (!live[t]) continue;
+      std::size_t tc = static_cast<std::size_t>(cls[t]);
+      if (order[tc] < 0) {
+        order[tc] = static_cast<std::int32_t>(queue.size());
+        queue.push_back(static_cast<std::int32_t>(tc));
+      }
+      push_range(row, r[0], r[1], order[tc]);
+    }
+    out.transitions.push_back(std::move(row));
+    out.accepting.push_back(dfa.accepting[s]);
+  }
+  return out;
+}
+
+}  // namespace pse

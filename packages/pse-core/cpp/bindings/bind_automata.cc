@@ -1,0 +1,91 @@
+#include <nanobind/stl/pair.h>
+
+#include "automata/number_dfa.h"
+#include "automata/range_dfa.h"
+#include "bindings.h"
+
+namespace pse::py {
+
+namespace {
+
+/// (rows, accepting) as the Python CpDfa holds them: lists of (lo, hi, target).
+nb::tuple to_python(const RangeDfa& dfa) {
+  nb::list rows;
+  for (const auto& row : dfa.transitions) {
+    nb::list out;
+    for (const auto& r : row) out.append(nb::make_tuple(r[0], r[1], r[2]));
+    rows.append(out);
+  }
+  nb::list accepting;
+  for (bool a : dfa.accepting) accepting.append(a);
+  return nb::make_tuple(rows, accepting);
+}
+
+RangeDfa from_python(nb::handle rows, nb::handle accepting) {
+  RangeDfa dfa;
+  for (nb::handle flag : accepting) dfa.accepting.push_back(nb::cast<bool>(flag));
+  const auto n = static_cast<std::int32_t>(dfa.accepting.size());
+  for (nb::handle row : rows) {
+    std::vector<std::array<std::int32_t, 3>> out;
+    for (nb::handle r : row) {
+      std::array<std::int32_t, 3> range{nb::cast<std::int32_t>(r[0]), nb::cast<std::int32_t>(r[1]),
+                                        nb::cast<std::int32_t>(r[2])};
+      if (range[2] < 0 || range[2] >= n || range[0] > range[1])
+        throw nb::value_error("a DFA move is (lo, hi, target) with lo <= hi and a valid target");
+      out.push_back(range);
+    }
+    dfa.transitions.push_back(std::move(out));
+  }
+  if (dfa.transitions.size() != dfa.accepting.size())
+    throw nb::value_error("a DFA needs one accepting flag per state");
+  if (dfa.transitions.empty()) throw nb::value_error("a DFA needs a start state");
+  return dfa;
+}
+
+}  // namespace
+
+void bind_automata(nb::module_& m) {
+  m.def(
+      "minimize_dfa",
+      [](nb::handle transitions, nb::handle accepting) {
+        RangeDfa dfa = from_python(transitions, accepting);
+        RangeDfa out;
+        {
+          nb::gil_scoped_release release;
+          out = minimize(dfa);
+        }
+        return to_python(out);
+      },
+      nb::arg("transitions"), nb::arg("accepting"),
+      "The minimal DFA equivalent to one given as sorted (lo, hi, target) ranges per\n"
+      "state (start state 0): useless states dropped, equivalent states merged,\n"
+      "states numbered breadth-first, adjacent ranges with one target joined.");
+  m.def(
+      "number_dfa",
+      [](const std::vector<std::pair<std::string, unsigned>>& bounds, std::uint64_t multiple_p,
+         std::uint64_t multiple_q, int exponent_limit, std::uint64_t max_remainders,
+         std::size_t max_states) -> nb::object {
+        NumberConstraints nc;
+        for (const auto& [decimal, allowed] : bounds) nc.bounds.push_back({decimal, allowed});
+        nc.multiple_p = multiple_p;
+        nc.multiple_q = multiple_q;
+        nc.exponent_limit = exponent_limit;
+        nc.max_remainders = max_remainders;
+        nc.max_states = max_states;
+        std::optional<RangeDfa> dfa;
+        {
+          nb::gil_scoped_release release;
+          dfa = number_dfa(nc);
+        }
+        if (!dfa) return nb::none();
+        return to_python(*dfa);
+      },
+      nb::arg("bounds"), nb::arg("multiple_p"), nb::arg("multiple_q"), nb::arg("exponent_limit"),
+      nb::arg("max_remainders"), nb::arg("max_states"),
+      "Minimal DFA (character ranges per state, accepting flags) of the JSON number\n"
+      "literals meeting the bounds ((exact decimal, allowed-outcome bits: 1 less,\n"
+      "2 equal, 4 greater)) and multipleOf = multiple_p / multiple_q (p = 0: none),\n"
+      "exponents limited to |x| <= exponent_limit; None past max_states states.");
+}
+
+}  // namespace pse::py
