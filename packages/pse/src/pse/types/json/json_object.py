@@ -231,6 +231,7 @@ class _GraphBuilder:
         self.comma = PhraseStateMachine(",")
         self.index = {name: i for i, name in enumerate(pieces.names)}
         self.required_idx = frozenset(self.index[n] for n in self.alt.required)
+        self.last_required = max(self.required_idx, default=-1)
         mx, mn = self.alt.max_props, self.alt.min_props
         self.cap = mx if mx is not None else mn
 
@@ -267,7 +268,7 @@ class _GraphBuilder:
                         out.append((pair, (j, nxt, False)))
                     if j in self.required_idx:
                         break
-            if room and not any(r > last for r in self.required_idx):
+            if room and last >= self.last_required:
                 out += [(x, (last, nxt, True)) for x in self.p.extras]
             return out
         seen, n, ext = key
@@ -286,7 +287,7 @@ class _GraphBuilder:
     def _close_ok(self, key: Any, linear: bool) -> bool:
         if linear:
             last, count, _ = key
-            return not any(r > last for r in self.required_idx) and count >= self.alt.min_props
+            return last >= self.last_required and count >= self.alt.min_props
         seen, n, _ = key
         if not self.required_idx <= seen or len(seen) + n < self.alt.min_props:
             return False

@@ -18,6 +18,7 @@ import re
 import urllib.parse
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Union
@@ -137,10 +138,15 @@ class ObjAlt:
     dependent: tuple[tuple[str, frozenset[str]], ...] = ()
 
     def prop(self, name: str) -> Sub | None:
+        return self._prop_map.get(name)
+
+    @cached_property
+    def _prop_map(self) -> dict[str, Sub]:
+        """``props`` by name (the first entry wins), built once per alternative."""
+        out: dict[str, Sub] = {}
         for key, sub in self.props:
-            if key == name:
-                return sub
-        return None
+            out.setdefault(key, sub)
+        return out
 
 
 Alt = Union[NullAlt, BoolAlt, NumAlt, StrAlt, ArrAlt, ObjAlt]  # noqa: UP007 (runtime alias, py3.10)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
+from collections.abc import Iterable
 from typing import Any
 
 from pse_core.errors import SchemaError
@@ -136,9 +137,9 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
         values = schema["enum"]
         if not isinstance(values, list):
             raise _invalid(node, "enum", "enum must be an array")
-        allowed: list[Alt] = []
-        for i, v in enumerate(values):
-            allowed = _merge_values(allowed, value_alts(ctx, v, _ptr(node, "enum", i)))
+        allowed = _merge_values(
+            value_alts(ctx, v, _ptr(node, "enum", i)) for i, v in enumerate(values)
+        )
         alts = intersect(alts, allowed, "enum", _ptr(node, "enum"))
     if "const" in schema:
         alts = intersect(
@@ -187,30 +188,34 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
     return alts
 
 
-def _merge_values(acc: list[Alt], new: list[Alt]) -> list[Alt]:
-    """Union of value alternatives, folding string literals and booleans together."""
-    out = list(acc)
-    for alt in new:
-        if isinstance(alt, StrAlt) and alt.literals is not None:
-            for i, o in enumerate(out):
-                if (
-                    isinstance(o, StrAlt)
-                    and o.literals is not None
-                    and o == StrAlt(literals=o.literals)
-                ):
-                    out[i] = StrAlt(literals=o.literals | alt.literals)
-                    break
-            else:
+def _merge_values(groups: Iterable[list[Alt]]) -> list[Alt]:
+    """Union of the values' alternatives, in order of first appearance: plain
+    string literals fold into one alternative, booleans into another (linear
+    in the number of values)."""
+    out: list[Alt] = []
+    seen: set[Alt] = set()
+    literals: set[str] = set()
+    booleans: set[bool] = set()
+    literal_at = boolean_at = -1
+    for alts in groups:
+        for alt in alts:
+            if isinstance(alt, StrAlt) and alt.literals is not None and alt == StrAlt(literals=alt.literals):
+                if literal_at < 0:
+                    literal_at = len(out)
+                    out.append(alt)
+                literals |= alt.literals
+            elif isinstance(alt, BoolAlt):
+                if boolean_at < 0:
+                    boolean_at = len(out)
+                    out.append(alt)
+                booleans |= alt.values
+            elif alt not in seen:
+                seen.add(alt)
                 out.append(alt)
-        elif isinstance(alt, BoolAlt):
-            for i, o in enumerate(out):
-                if isinstance(o, BoolAlt):
-                    out[i] = BoolAlt(o.values | alt.values)
-                    break
-            else:
-                out.append(alt)
-        elif alt not in out:
-            out.append(alt)
+    if literal_at >= 0:
+        out[literal_at] = StrAlt(literals=frozenset(literals))
+    if boolean_at >= 0:
+        out[boolean_at] = BoolAlt(frozenset(booleans))
     return out
 
 
