@@ -1,5 +1,6 @@
 #include "automata/range_dfa.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -115,6 +116,36 @@ RangeDfa minimize(const RangeDfa& dfa) {
     out.accepting.push_back(dfa.accepting[s]);
   }
   return out;
+}
+
+RangeDfa literal_dfa(const std::vector<std::vector<std::int32_t>>& names) {
+  // A trie (children as (code point, state) pairs, sorted afterwards), then minimised.
+  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> children(1);
+  std::vector<bool> accepting(1, false);
+  for (const auto& name : names) {
+    std::size_t s = 0;
+    for (std::int32_t cp : name) {
+      std::int32_t next = -1;
+      for (const auto& [c, t] : children[s])
+        if (c == cp) next = t;
+      if (next < 0) {
+        next = static_cast<std::int32_t>(children.size());
+        children[s].emplace_back(cp, next);
+        children.emplace_back();
+        accepting.push_back(false);
+      }
+      s = static_cast<std::size_t>(next);
+    }
+    accepting[s] = true;
+  }
+  RangeDfa trie;
+  trie.accepting = std::move(accepting);
+  trie.transitions.resize(children.size());
+  for (std::size_t s = 0; s < children.size(); ++s) {
+    std::sort(children[s].begin(), children[s].end());
+    for (const auto& [c, t] : children[s]) trie.transitions[s].push_back({c, c, t});
+  }
+  return minimize(trie);
 }
 
 }  // namespace pse

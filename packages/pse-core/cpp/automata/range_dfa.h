@@ -21,4 +21,7 @@ struct RangeDfa {
 /// target joined. The empty language is one rejecting state with no moves.
 RangeDfa minimize(const RangeDfa& dfa);
 
+/// The minimal DFA accepting exactly the given strings of code points.
+RangeDfa literal_dfa(const std::vector<std::vector<std::int32_t>>& names);
+
 }  // namespace pse

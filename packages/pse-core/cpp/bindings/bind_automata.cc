@@ -46,6 +46,26 @@ RangeDfa from_python(nb::handle rows, nb::handle accepting) {
 
 void bind_automata(nb::module_& m) {
   m.def(
+      "literal_dfa",
+      [](nb::handle names) {
+        std::vector<std::vector<std::int32_t>> points;
+        for (nb::handle name : names) {
+          if (!PyUnicode_Check(name.ptr())) throw nb::type_error("literal_dfa takes strings");
+          Py_ssize_t n = PyUnicode_GetLength(name.ptr());
+          std::vector<std::int32_t> cps(static_cast<std::size_t>(n));
+          for (Py_ssize_t i = 0; i < n; ++i)  // code points, lone surrogates included
+            cps[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(PyUnicode_ReadChar(name.ptr(), i));
+          points.push_back(std::move(cps));
+        }
+        RangeDfa out;
+        {
+          nb::gil_scoped_release release;
+          out = literal_dfa(points);
+        }
+        return to_python(out);
+      },
+      nb::arg("names"), "The minimal DFA (code-point ranges per state) accepting exactly `names`.");
+  m.def(
       "minimize_dfa",
       [](nb::handle transitions, nb::handle accepting) {
         RangeDfa dfa = from_python(transitions, accepting);

@@ -308,3 +308,6 @@ def minimize_dfa(
     """The minimal DFA equivalent to one given as sorted ``(lo, hi, target)``
     ranges per state (start state 0): useless states dropped, equivalent states
     merged, states numbered breadth-first, adjacent ranges with one target joined."""
+
+def literal_dfa(names: Iterable[str]) -> tuple[list[list[tuple[int, int, int]]], list[bool]]:
+    """The minimal DFA (code-point ranges per state) accepting exactly ``names``."""

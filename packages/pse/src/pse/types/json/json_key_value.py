@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from pse_core._core import StateMachine, Stepper
+from pse_core._core import literal_dfa as native_literal_dfa
 
 from pse.types._values import children
 from pse.types.base.phrase import PhraseStateMachine
@@ -36,24 +37,11 @@ def name_machine(name: str) -> StateMachine:
 
 
 def literal_dfa(names: Iterable[str]) -> CpDfa:
-    """A code-point DFA accepting exactly ``names``."""
+    """The minimal code-point DFA accepting exactly ``names`` (built natively)."""
     from pse.automata.dfa import CpDfa  # noqa: PLC0415
 
-    trans: list[dict[int, int]] = [{}]
-    accepting = [False]
-    for name in names:
-        s = 0
-        for ch in name:
-            nxt = trans[s].get(ord(ch))
-            if nxt is None:
-                nxt = len(trans)
-                trans[s][ord(ch)] = nxt
-                trans.append({})
-                accepting.append(False)
-            s = nxt
-        accepting[s] = True
-    rows = [[(cp, cp, t) for cp, t in sorted(row.items())] for row in trans]
-    return CpDfa(rows, accepting)
+    trans, accepting = native_literal_dfa(list(names))
+    return CpDfa(trans, accepting)
 
 
 def complement(dfa: CpDfa) -> CpDfa:

@@ -137,9 +137,19 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
         values = schema["enum"]
         if not isinstance(values, list):
             raise _invalid(node, "enum", "enum must be an array")
-        allowed = _merge_values(
-            value_alts(ctx, v, _ptr(node, "enum", i)) for i, v in enumerate(values)
-        )
+        # Strings (most enums) go straight into one literal set, at the place
+        # of the first; other values get their alternatives.
+        strings: set[str] = set()
+        groups: list[list[Alt] | None] = []
+        for i, v in enumerate(values):
+            if isinstance(v, str):
+                if not strings:
+                    groups.append(None)
+                strings.add(v)
+            else:
+                groups.append(value_alts(ctx, v, _ptr(node, "enum", i)))
+        literal_set: list[Alt] = [StrAlt(literals=frozenset(strings))]
+        allowed = _merge_values(literal_set if g is None else g for g in groups)
         alts = intersect(alts, allowed, "enum", _ptr(node, "enum"))
     if "const" in schema:
         alts = intersect(
