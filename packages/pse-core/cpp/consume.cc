@@ -3,12 +3,12 @@
 namespace pse {
 
 void close_path(Runtime& rt, const Path& path, Positions& out) {
-  rt.offset = static_cast<std::uint32_t>(path.text->size());
+  rt.offset = static_cast<std::uint32_t>(path.text.size());
   rt.closure(path.top, out);
 }
 
 PathPtr extend(const Path& base, const Frame* top, std::shared_ptr<Arena> arena,
-               std::shared_ptr<const std::string> text, std::optional<std::string> remaining) {
+               SharedLog<std::string> text, std::optional<std::string> remaining) {
   auto p = std::make_shared<Path>(base);
   p->top = top;
   p->arena = std::move(arena);
@@ -19,12 +19,9 @@ PathPtr extend(const Path& base, const Frame* top, std::shared_ptr<Arena> arena,
 
 PathPtr with_token(const PathPtr& path, std::int32_t token_id) {
   auto p = std::make_shared<Path>(*path);
-  auto ids = std::make_shared<std::vector<std::int32_t>>(*path->token_ids);
-  auto ends = std::make_shared<std::vector<std::uint32_t>>(*path->token_ends);
-  ids->push_back(token_id);
-  ends->push_back(static_cast<std::uint32_t>(path->text->size()));
-  p->token_ids = ids;
-  p->token_ends = ends;
+  const auto end = static_cast<std::uint32_t>(path->text.size());
+  p->token_ids = path->token_ids.extended(&token_id, &token_id + 1);
+  p->token_ends = path->token_ends.extended(&end, &end + 1);
   return p;
 }
 
@@ -65,25 +62,35 @@ ConsumeResult consume(const PathPtr& path, std::string_view bytes, std::int32_t 
   auto arena = std::make_shared<Arena>(limits::kPathArenaBlockBytes);
   arena->keep(path->arena);
   Runtime rt(*arena, true, path->root_depth);
-  const std::uint32_t base = static_cast<std::uint32_t>(path->text->size());
+  const std::uint32_t base = static_cast<std::uint32_t>(path->text.size());
   Positions start;
   close_path(rt, *path, start);
   FeedResult fed;
   feed(rt, std::move(start), bytes, base, fed);
 
   if (!fed.full.empty()) {
-    auto text = std::make_shared<const std::string>(*path->text + std::string(bytes));
+    auto text = path->text.extended(bytes.begin(), bytes.end());
     for (const Frame* f : fed.full) {
       PathPtr p = extend(*path, f, arena, text, std::nullopt);
       result.full.push_back(token_id >= 0 ? with_token(p, token_id) : p);
     }
   } else if (fed.finished) {
-    auto text = std::make_shared<const std::string>(*path->text +
-                                                    std::string(bytes.substr(0, fed.finished_at)));
+    auto text = path->text.extended(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(fed.finished_at));
     PathPtr p = extend(*path, fed.finished, arena, text, std::string(bytes.substr(fed.finished_at)));
     result.partial.push_back(token_id >= 0 ? with_token(p, token_id) : p);
   }
   return result;
+}
+
+bool can_consume(const PathPtr& path, std::string_view bytes) {
+  if (path->remaining || bytes.empty()) return false;
+  Arena arena(limits::kPathArenaBlockBytes);
+  Runtime rt(arena, true, path->root_depth);
+  Positions start;
+  close_path(rt, *path, start);
+  FeedResult fed;
+  feed(rt, std::move(start), bytes, static_cast<std::uint32_t>(path->text.size()), fed);
+  return !fed.full.empty();
 }
 
 }  // namespace pse

@@ -30,9 +30,12 @@ void close_path(Runtime& rt, const Path& path, Positions& out);
 /// Feed `bytes` to `path`. `token_id` >= 0 is appended to the token history.
 ConsumeResult consume(const PathPtr& path, std::string_view bytes, std::int32_t token_id);
 
+/// Whether `path` can consume all of `bytes` (consume() without building paths).
+bool can_consume(const PathPtr& path, std::string_view bytes);
+
 /// A path that is `base` with `top` and extended text/tokens.
 PathPtr extend(const Path& base, const Frame* top, std::shared_ptr<Arena> arena,
-               std::shared_ptr<const std::string> text, std::optional<std::string> remaining);
+               SharedLog<std::string> text, std::optional<std::string> remaining);
 
 /// `path` with one more token, ending at the end of its text.
 PathPtr with_token(const PathPtr& path, std::int32_t token_id);

@@ -17,9 +17,6 @@ PathPtr start_path(const SMPtr& machine, std::int32_t state, bool raw) {
   Runtime rt(*p->arena, true);
   p->top = rt.push(nullptr, machine.get(), -1, state, raw);
   p->machine = machine;
-  p->text = std::make_shared<const std::string>();
-  p->token_ids = std::make_shared<const std::vector<std::int32_t>>();
-  p->token_ends = std::make_shared<const std::vector<std::uint32_t>>();
   return p;
 }
 
@@ -86,7 +83,7 @@ bool Engine::is_token_allowed(std::int32_t id) const {
   if (vocab->is_eos(id)) return has_reached_accept_state();
   if (vocab->is_control(id) || !vocab->token(id)) return false;
   for (const PathPtr& p : paths_)
-    if (!consume(p, *vocab->token(id), -1).full.empty()) return true;
+    if (can_consume(p, *vocab->token(id))) return true;
   return false;
 }
 
@@ -225,9 +222,9 @@ std::optional<std::size_t> Engine::completion_length_after(std::int32_t id) cons
 
 std::vector<std::int32_t> Engine::token_history() const {
   if (paths_.empty()) return {};
-  return *paths_.front()->token_ids;
+  return paths_.front()->token_ids.copy();
 }
 
-std::string Engine::text() const { return paths_.empty() ? std::string() : *paths_.front()->text; }
+std::string Engine::text() const { return paths_.empty() ? std::string() : paths_.front()->text.copy(); }
 
 }  // namespace pse

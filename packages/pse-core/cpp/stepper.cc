@@ -24,7 +24,7 @@ Stepper root_view(const PathPtr& q) {
 }
 
 void Stepper::closed(Runtime& rt, Positions& out) const {
-  rt.offset = static_cast<std::uint32_t>(path->text->size());
+  rt.offset = static_cast<std::uint32_t>(path->text.size());
   rt.closure(path->top, out);
 }
 
@@ -43,19 +43,19 @@ std::vector<Stepper> Stepper::consume(std::string_view token, std::int32_t token
 }
 
 std::string Stepper::raw_value() const {
-  std::uint32_t stop = end ? *end : static_cast<std::uint32_t>(path->text->size());
+  std::uint32_t stop = end ? *end : static_cast<std::uint32_t>(path->text.size());
   if (frame->start >= stop) return {};
-  return path->text->substr(frame->start, stop - frame->start);
+  return std::string(path->text.data() + frame->start, stop - frame->start);
 }
 
 std::vector<std::int32_t> Stepper::token_ids() const {
-  if (is_root()) return *path->token_ids;
-  std::uint32_t stop = end ? *end : static_cast<std::uint32_t>(path->text->size());
+  if (is_root()) return path->token_ids.copy();
+  std::uint32_t stop = end ? *end : static_cast<std::uint32_t>(path->text.size());
   std::vector<std::int32_t> out;
   std::uint32_t begin = 0;
-  for (std::size_t i = 0; i < path->token_ids->size(); ++i) {
-    std::uint32_t finish = (*path->token_ends)[i];
-    if (finish > frame->start && begin < stop) out.push_back((*path->token_ids)[i]);
+  for (std::size_t i = 0; i < path->token_ids.size(); ++i) {
+    std::uint32_t finish = path->token_ends[i];
+    if (finish > frame->start && begin < stop) out.push_back(path->token_ids[i]);
     begin = finish;
   }
   return out;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pse_core/limits.h"
+#include "pse_core/shared_log.h"
 #include "pse_core/state_machine.h"
 
 namespace pse {
@@ -99,9 +100,9 @@ struct Path {
   std::uint32_t root_depth = 1;     ///< depth of the frame that acts as the root
   SMPtr machine;                    ///< keeps the grammar alive
   std::shared_ptr<Arena> arena;
-  std::shared_ptr<const std::string> text;
-  std::shared_ptr<const std::vector<std::int32_t>> token_ids;
-  std::shared_ptr<const std::vector<std::uint32_t>> token_ends;  ///< text offset after each token
+  SharedLog<std::string> text;                 ///< the bytes consumed so far
+  SharedLog<std::vector<std::int32_t>> token_ids;
+  SharedLog<std::vector<std::uint32_t>> token_ends;  ///< text offset after each token
   std::optional<std::string> remaining;
 };
 using PathPtr = std::shared_ptr<const Path>;
