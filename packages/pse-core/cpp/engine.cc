@@ -65,11 +65,10 @@ std::size_t Engine::fill_bitmask(std::uint32_t* out, std::size_t words) {
   scratch_->reset();
   bool finished = false;
   {
-    Runtime rt(*scratch_, false);
+    if (!masker_) masker_ = std::make_shared<MaskComputer>(*vocab, *scratch_);
     Positions closed;
-    for (const PathPtr& p : paths_) close_path(rt, *p, closed);
-    MaskComputer mc(*vocab, *scratch_);
-    finished = mc.compute(closed, out);
+    for (const PathPtr& p : paths_) close_path(masker_->runtime(), *p, closed);
+    finished = masker_->compute(closed, out);
   }
   if (finished)
     for (std::int32_t id : vocab->eos_ids()) out[id >> 5] |= 1u << (id & 31);

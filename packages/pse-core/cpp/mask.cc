@@ -6,6 +6,13 @@
 
 namespace pse {
 
+const MaskEntry& MaskComputer::entry(const Frame& leaf, std::uint32_t root) {
+  MaskCache::Key key = MaskCache::key(leaf, root, vocab_.span());
+  auto [it, fresh] = seen_.try_emplace(key, nullptr);
+  if (fresh) it->second = &vocab_.cache().get(key, leaf, vocab_.trie(), vocab_.size());
+  return *it->second;
+}
+
 Positions& MaskComputer::level(std::size_t depth) {
   if (levels_.size() <= depth) levels_.resize(depth + 1);
   levels_[depth].clear();
@@ -47,7 +54,7 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       external(p, u);
       continue;
     }
-    const MaskEntry& e = vocab_.cache().get(*p, u, vocab_.trie(), vocab_.span(), vocab_.size());
+    const MaskEntry& e = entry(*p, u);
     if (!e.dense.empty()) {
       or_words(bits_, e.dense.data(), words);
     } else {

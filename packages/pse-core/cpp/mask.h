@@ -7,13 +7,17 @@
 
 #include <cstdint>
 #include <deque>
+#include <unordered_map>
 #include <vector>
 
+#include "pse_core/mask_cache.h"
 #include "pse_core/vocabulary.h"
 #include "runtime.h"
 
 namespace pse {
 
+/// One per engine, reused for every mask: its buffers and its memo of cache
+/// entries (looked up without the shared cache's lock) persist between calls.
 class MaskComputer {
  public:
   MaskComputer(const Vocabulary& vocab, Arena& scratch)
@@ -22,6 +26,7 @@ class MaskComputer {
   /// OR into `bits` every token some position can consume; returns whether a
   /// position has finished (end-of-sequence allowed).
   bool compute(const Positions& closed, std::uint32_t* bits);
+  Runtime& runtime() { return rt_; }
 
  private:
   /// Tokens below trie node `u` that continue the canonical positions `set`.
@@ -29,6 +34,7 @@ class MaskComputer {
   void external(const Frame* f, std::uint32_t u);
   void mark(std::uint32_t node);
   Positions& level(std::size_t depth);
+  const MaskEntry& entry(const Frame& leaf, std::uint32_t root);
 
   const Vocabulary& vocab_;
   const std::vector<TrieMap::Node>& nodes_;
@@ -36,6 +42,7 @@ class MaskComputer {
   Arena& arena_;
   std::uint32_t* bits_ = nullptr;
   std::deque<Positions> levels_;  ///< a deque: references survive growth
+  std::unordered_map<MaskCache::Key, const MaskEntry*, MaskCache::KeyHash> seen_;
   bool finished_ = false;
 };
 

@@ -48,16 +48,19 @@ std::size_t MaskCache::KeyHash::operator()(const Key& k) const {
   return static_cast<std::size_t>(h);
 }
 
-const MaskEntry& MaskCache::get(const Frame& leaf, std::uint32_t root, const TrieMap& trie,
-                                std::uint32_t span, std::size_t vocab_size) {
-  Key key{leaf.node->leaf_class(), leaf::canonical(leaf.kind, *leaf.node, leaf.local, span),
-          leaf.state, static_cast<std::int32_t>(leaf.kind), root};
+MaskCache::Key MaskCache::key(const Frame& leaf, std::uint32_t root, std::uint32_t span) {
+  return Key{leaf.node->leaf_class(), leaf::canonical(leaf.kind, *leaf.node, leaf.local, span),
+             leaf.state, static_cast<std::int32_t>(leaf.kind), root};
+}
+
+const MaskEntry& MaskCache::get(const Key& key, const Frame& leaf, const TrieMap& trie,
+                                std::size_t vocab_size) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(key);
   if (it != entries_.end()) return *it->second;
 
   Builder b{leaf, trie.nodes(), trie, {}, {}};
-  b.walk(root, leaf.state, leaf.local);
+  b.walk(key.root, leaf.state, leaf.local);
   auto entry = std::make_unique<MaskEntry>();
   if (b.inside.size() * limits::kSparseDivisor > vocab_size) {
     entry->dense.assign((vocab_size + 31) / 32, 0);

@@ -15,6 +15,8 @@
 
 namespace pse {
 
+class MaskComputer;
+
 class Engine {
  public:
   Engine(VocabPtr vocab, bool multi_token_sampling, int max_resample_attempts);
@@ -66,6 +68,7 @@ class Engine {
   std::vector<bool> whitelist_;
   std::vector<std::int32_t> whitelist_ids_;
   std::shared_ptr<Arena> scratch_ = std::make_shared<Arena>();
+  std::shared_ptr<MaskComputer> masker_;  ///< built on the first mask
 };
 
 /// A fresh path at the start of `machine` (or at graph state `state`). `raw`:

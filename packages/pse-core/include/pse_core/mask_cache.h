@@ -29,13 +29,7 @@ struct MaskEntry {
 
 class MaskCache {
  public:
-  /// The entry for a leaf frame starting at trie node `root`, built on first use.
-  const MaskEntry& get(const Frame& leaf, std::uint32_t root, const TrieMap& trie,
-                       std::uint32_t span, std::size_t vocab_size);
-  std::size_t entries() const;
-  std::size_t bytes() const;
-
- private:
+  /// What an entry depends on: the leaf's content, its canonical state, the trie node.
   struct Key {
     std::uint64_t uid, local;
     std::int32_t state, kind;
@@ -45,6 +39,16 @@ class MaskCache {
   struct KeyHash {
     std::size_t operator()(const Key& k) const;
   };
+  static Key key(const Frame& leaf, std::uint32_t root, std::uint32_t span);
+
+  /// The entry for `key` (of `leaf` at trie node `key.root`), built on first
+  /// use. Entries are never removed: references stay valid.
+  const MaskEntry& get(const Key& key, const Frame& leaf, const TrieMap& trie,
+                       std::size_t vocab_size);
+  std::size_t entries() const;
+  std::size_t bytes() const;
+
+ private:
   mutable std::mutex mutex_;
   std::unordered_map<Key, std::unique_ptr<MaskEntry>, KeyHash> entries_;
 };
