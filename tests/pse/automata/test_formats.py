@@ -98,3 +98,104 @@ def test_compile_times_are_reported() -> None:
         start = time.perf_counter()
         string_machine(format=fmt, max_length=None)
         print(f"{fmt}: {(time.perf_counter() - start) * 1000:.1f} ms")
+
+
+# ----------------------------------------------------------------- hostname
+
+_L63 = "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijk"
+
+
+def _hostname_ok(text: str) -> bool:
+    """Reference: RFC 1123 labels, 253 characters, no '--' at 3-4, not #.#.#.#."""
+    import re  # noqa: PLC0415
+
+    label = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+    if not 1 <= len(text) <= 253 or re.fullmatch(r"[0-9]+(?:\.[0-9]+){3}", text):
+        return False
+    return all(label.fullmatch(x) and x[2:4] != "--" for x in text.split("."))
+
+
+@pytest.mark.parametrize(
+    ("text", "valid"),
+    [
+        ("www.example.com", True),
+        (f"{_L63}.com", True),  # maximum label length
+        (f"{_L63}l.com", False),  # a label of 64
+        (".".join([_L63] * 4) + ".com", False),  # 259 characters
+        (".".join(["x" * 62, "y" * 62, "z" * 62, "w" * 62]), True),  # 251
+        (".".join(["x" * 63, "y" * 63, "z" * 63, "w" * 62]), False),  # 254
+        (".".join(["a"] * 127), True),  # 253
+        (".".join(["a"] * 128), False),  # 255
+        ("192.168.0.1", False),  # RFC 1123: never the dotted-decimal form
+        ("192.168.0.1a", True),
+        ("a192.168.0.1", True),
+        ("1.2.3.4.5", True),
+        ("123.example.com", True),
+        ("example.", False),
+        ("", False),
+    ],
+)
+def test_hostname_lengths(text: str, valid: bool) -> None:
+    assert _hostname_ok(text) == valid
+    assert accepts(string_machine(format="hostname"), json.dumps(text)) == valid
+
+
+def test_hostname_never_accepts_an_invalid_name() -> None:
+    import random  # noqa: PLC0415
+
+    rng = random.Random(7)
+    machines = {
+        (lo, hi): string_machine(format="hostname", min_length=lo, max_length=hi)
+        for lo, hi in [(0, None), (0, 20), (5, 70), (64, None)]
+    }
+    for _ in range(3000):
+        labels = []
+        for _ in range(rng.choice([1, 2, 4, 9, 40, 90])):
+            n = rng.choice([1, 2, 3, 5, 14, 31, 62, 63, 64])
+            chars = "ab1-" if rng.random() < 0.6 else "7"
+            labels.append("".join(rng.choice(chars) for _ in range(n)))
+        text = ".".join(labels)
+        for (lo, hi), machine in machines.items():
+            if accepts(machine, json.dumps(text)):
+                assert _hostname_ok(text) and lo <= len(text) <= (hi or 253), text
+
+
+def test_hostname_covers_short_names_and_the_label_caps() -> None:
+    """Every valid hostname of <= 63 characters, and longer ones whose labels fit
+    a cap: n labels of at most m characters with n * (m + 1) <= 254."""
+    from pse.automata.hostname import LABEL_CAPS  # noqa: PLC0415
+
+    machine = string_machine(format="hostname")
+    assert accepts(machine, json.dumps(".".join(["ab"] * 21)))  # 62 characters, 21 labels
+    for cap in LABEL_CAPS:
+        n = 254 // (cap + 1)
+        text = ".".join(["q" * cap] * n)
+        assert len(text) <= 253 and accepts(machine, json.dumps(text)), cap
+    # Documented conservative gaps: 4 labels, one of 63 characters.
+    for text in (f"{_L63}.{'y' * 40}.example.com", ".".join(["x" * 63] * 3 + ["w" * 61])):
+        assert _hostname_ok(text)
+        assert not accepts(machine, json.dumps(text))
+
+
+def test_hostname_with_a_pattern_is_at_most_63_characters() -> None:
+    both = string_machine(format="hostname", pattern="^a")
+    assert accepts(both, json.dumps("a.b"))
+    assert not accepts(both, json.dumps("b.a"))
+    assert not accepts(both, json.dumps("a" + ".b" * 40))  # 81 characters: left out
+    assert string_dfa(format="hostname", max_length=10).accepts("a" * 10)
+    assert not string_dfa(format="hostname", max_length=10).accepts("a" * 11)
+
+
+def test_hostname_literals_are_read_raw() -> None:
+    machine = string_machine(format="hostname")
+    assert accepts(machine, '"a.b"')
+    assert not accepts(machine, '"\\u0061.b"')  # documented: escapes are not read
+
+
+def test_hostname_compiles_in_milliseconds() -> None:
+    from pse.automata import hostname  # noqa: PLC0415
+
+    hostname.hostname_machine.cache_clear()
+    start = time.perf_counter()
+    hostname.hostname_machine()
+    assert time.perf_counter() - start < 0.5  # ~15 ms; the exact DFA takes 0.1-0.4 s

@@ -17,6 +17,7 @@ from pse_core.errors import SchemaError
 from . import charset as cs
 from .dfa import ByteTable, CpDfa, lower_utf8, minimize, product, with_length
 from .formats import SUPPORTED_FORMATS, format_pattern
+from .hostname import hostname_dfa, hostname_machine
 from .json_string import lower_json_string
 from .nfa import compile_regex
 from .numbers import number_machine as _number_machine
@@ -61,9 +62,17 @@ def string_dfa(
     max_length: int | None = None,
     format: str | None = None,
 ) -> CpDfa:
-    """Minimal code-point DFA of the decoded string values allowed."""
+    """Minimal code-point DFA of the decoded string values allowed.
+
+    ``format="hostname"`` gives the hostnames of at most 63 characters (all of
+    them when ``max_length <= 63``; a subset otherwise): the 253-character
+    limit as a DFA needs ~24,000 states (see ``pse.automata.hostname``).
+    """
     dfa: CpDfa | None = None
-    if format is not None:
+    if format == "hostname":
+        dfa = hostname_dfa(max(min_length, 0), max_length)  # lengths included
+        min_length, max_length = 0, None
+    elif format is not None:
         dfa = pattern_dfa(format_pattern(format), True, "format")
     if pattern is not None:
         p = pattern_dfa(pattern, False, "pattern")
@@ -90,6 +99,8 @@ def string_machine(
     Every JSON spelling of an allowed value is accepted: raw UTF-8, short
     escapes, ``\\uXXXX`` in either case and surrogate pairs.  Unpaired
     surrogate escapes are rejected when a pattern or format is given.
+    ``format="hostname"`` without a pattern is the exception: its literals are
+    read raw (see ``pse.automata.hostname``).
 
     Raises ``SchemaError`` with code ``unsupported-pattern``,
     ``unsupported-format`` or ``automaton-too-large``.
@@ -102,6 +113,8 @@ def string_machine(
         )
     if pattern is None and format is None:
         return StringStateMachine(min_length=max(min_length, 0), max_length=max_length)
+    if format == "hostname" and pattern is None:
+        return hostname_machine(max(min_length, 0), max_length)
     dfa = string_dfa(pattern, min_length, max_length, format)
     if dfa.is_empty():
         raise SchemaError(

@@ -5,8 +5,11 @@ a regular language, the pattern accepts a subset (never a wider set):
 
 * ``hostname``/``email`` domains: labels of 1..63 characters; labels with
   ``--`` in positions 3-4 (``xn--`` A-labels and other reserved labels) are
-  rejected, since checking Punycode is not regular; the 253-character total
-  length of a hostname is not enforced.
+  rejected, since checking Punycode is not regular.
+* ``hostname``: :data:`HOSTNAME` is the label grammar only. The 253-character
+  total is added by :mod:`pse.automata.hostname`, which ``string_machine`` and
+  ``string_dfa`` use instead of this pattern. ``email`` follows RFC 5321's
+  ``Mailbox`` ABNF, which has no length limits.
 * ``time``/``date-time``: a leap second (``:60``) is accepted exactly when it
   falls on 23:59:60 UTC, for offsets whose minutes are 00, 30 or 45.
 """
@@ -85,7 +88,8 @@ DURATION = (
 UUID = "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
 
 # Labels of 1..63 letters, digits and hyphens, not starting or ending with a
-# hyphen, and without '--' in positions 3-4 (reserved / A-labels).
+# hyphen, and without '--' in positions 3-4 (reserved / A-labels). HOSTNAME has
+# no total length limit: hostname.py adds it (do not use it for `hostname` alone).
 _AN = "[A-Za-z0-9]"
 _LDH = "[A-Za-z0-9-]"
 _LABEL = (

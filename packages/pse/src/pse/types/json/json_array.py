@@ -47,7 +47,17 @@ def _domain(comp: Compiler, sub: Sub) -> list[Alt] | None:
         elif isinstance(alt, BoolAlt):
             values += [BoolAlt(frozenset({v})) for v in sorted(alt.values)]
         elif isinstance(alt, StrAlt) and alt.literals is not None:
-            values += [StrAlt(literals=frozenset({v})) for v in sorted(alt.literals)]
+            literals = sorted(alt.literals)
+            if alt.patterns or alt.formats:
+                # The literals still have to match the pattern / format.
+                from pse.types.json.json_string import (  # noqa: PLC0415
+                    accepts_text,
+                    constrained_string,
+                )
+
+                check = constrained_string(comp, StrAlt(patterns=alt.patterns, formats=alt.formats))
+                literals = [v for v in literals if accepts_text(check, json.dumps(v))]
+            values += [StrAlt(literals=frozenset({v})) for v in literals]
         elif (
             isinstance(alt, NumAlt)
             and alt.lo is not None

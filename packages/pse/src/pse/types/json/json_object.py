@@ -19,6 +19,7 @@ Keys that are not named go through key automata: not a named key, matching
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -56,11 +57,23 @@ def _string_dfa_of(comp: Compiler, sub: Sub, pointer: str) -> CpDfa | None:
     for alt in comp.ctx.sub_ir(sub):
         if not isinstance(alt, StrAlt):
             continue
+        if len(alt.patterns) > 1 or len(alt.formats) > 1:
+            comp.ctx.decline("several patterns on property names", "propertyNames", pointer)
         if alt.literals is not None:
-            dfa = literal_dfa(alt.literals)
+            names = sorted(alt.literals)
+            if alt.patterns or alt.formats:  # the names must match them too
+                try:
+                    check = string_dfa(
+                        alt.patterns[0] if alt.patterns else None,
+                        0,
+                        None,
+                        alt.formats[0] if alt.formats else None,
+                    )
+                except SchemaError as exc:
+                    raise comp.reraise(exc, "propertyNames", pointer) from exc
+                names = [n for n in names if check.accepts(n)]
+            dfa = literal_dfa(names)
         else:
-            if len(alt.patterns) > 1 or len(alt.formats) > 1:
-                comp.ctx.decline("several patterns on property names", "propertyNames", pointer)
             try:
                 dfa = string_dfa(
                     alt.patterns[0] if alt.patterns else None,
@@ -241,6 +254,8 @@ class _GraphBuilder:
         if self.ordered and linear_ok:
             return self._bfs(linear=True)
         try:
+            if self._subsets() >= self.comp.options.max_object_states:
+                raise _TooMany  # known without enumerating them first
             return self._bfs(linear=False)
         except _TooMany:
             if not linear_ok:
@@ -254,6 +269,15 @@ class _GraphBuilder:
             self.graph = {}
             return self._bfs(linear=True)
 
+    def _subsets(self) -> int:
+        """How many sets of named properties any-order mode reaches (each is at
+        least one state): every set of at most maxProperties of them."""
+        n = sum(1 for pair in self.p.pairs if pair is not None)
+        mx = self.alt.max_props
+        if mx is None or mx >= n:
+            return 1 << n
+        return sum(math.comb(n, i) for i in range(mx + 1))
+
     def _successors(self, key: Any, linear: bool) -> list[tuple[StateMachine, Any]]:
         out: list[tuple[StateMachine, Any]] = []
         mx = self.alt.max_props
@@ -261,7 +285,9 @@ class _GraphBuilder:
             last, count, ext = key
             room = mx is None or count + 1 <= mx
             nxt = min(count + 1, self.cap or 0)
-            if room and not ext:
+            # Generation order puts extra keys last; in any-order mode (the
+            # fallback when too many property sets) they may come anywhere.
+            if room and not (ext and self.ordered):
                 for j in range(last + 1, len(self.p.names)):
                     pair = self.p.pairs[j]
                     if pair is not None:

@@ -133,7 +133,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     ),
     Keyword("$comment", A, ""),
     Keyword("$vocabulary", A, ""),
-    Keyword("id", A, "draft 4 base URI; not used for resolution"),
+    Keyword("id", A, "draft 4: the base URI for refs (as `$id` later); otherwise an annotation"),
     Keyword("title", A, ""),
     Keyword("description", A, ""),
     Keyword("default", A, "does not make a property optional"),

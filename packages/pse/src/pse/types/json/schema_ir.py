@@ -467,21 +467,31 @@ class SchemaContext:
         self._keep: list[Any] = []
         self._ir: dict[Node, list[Alt]] = {}
         self._in_progress: set[Node] = set()
+        # Complements are interned by what they complement, so that negating a
+        # recursive schema meets the same node again (a cycle, like a $ref)
+        # instead of building new complements forever.
+        self._complements: dict[Sub, Node] = {}
         self._sub_ir: dict[Sub, list[Alt]] = {}
         self._resources: dict[str, tuple[Any, str]] = {}
         self._anchors: dict[str, tuple[Any, str, str]] = {}
         schema_uri = self.root.get("$schema", "") if isinstance(self.root, dict) else ""
+        uri = schema_uri if isinstance(schema_uri, str) else ""
         if self.options.draft is None:
-            uri = schema_uri if isinstance(schema_uri, str) else ""
             if "draft-04" in uri or "draft-03" in uri:
                 self.options.draft = "4"
             elif "draft-07" in uri or "draft-06" in uri:
                 self.options.draft = "7"
             else:
                 self.options.draft = "2020-12"
+        #: The draft whose keyword set applies: "6" for a draft-06 schema
+        #: (compiled as draft 7, but without if/then/else).
+        draft6 = self.options.draft == "7" and "draft-06" in uri
+        self.dialect = "6" if draft6 else self.options.draft
+        #: Draft 4 spells the base-URI keyword `id`; `$id` is unknown there.
+        self.id_keyword = "id" if self.options.draft == "4" else "$id"
         root_base = ""
-        if isinstance(self.root, dict) and isinstance(self.root.get("$id"), str):
-            root_base = join_uri("", self.root["$id"]).split("#", 1)[0]
+        if isinstance(self.root, dict) and isinstance(self.root.get(self.id_keyword), str):
+            root_base = join_uri("", self.root[self.id_keyword]).split("#", 1)[0]
         self._index(self.root, "", "")
         self.root_node = self.node(self.root, root_base, "")
         self.false_node = self.node(False, "", "")
@@ -494,7 +504,7 @@ class SchemaContext:
             return
         if not isinstance(schema, dict):
             return
-        sid = schema.get("$id")
+        sid = schema.get(self.id_keyword)
         if isinstance(sid, str) and not sid.startswith("#"):
             base = join_uri(base, sid).split("#", 1)[0]
             self._resources[base] = (schema, pointer)
@@ -522,8 +532,21 @@ class SchemaContext:
         return found
 
     def synthetic(self, kind: str, schema: Any, pointer: str, inner: Sub | None = None) -> Node:
+        if kind == "not" and inner is not None:
+            found = self._complements.get(inner)
+            if found is not None:
+                return found
         self._keep.append(schema)
-        return Node(schema, "", pointer, kind=kind, inner=inner)
+        node = Node(schema, "", pointer, kind=kind, inner=inner)
+        if kind == "not" and inner is not None:
+            self._complements[inner] = node
+        return node
+
+    def precompute(self, sub: Sub) -> None:
+        """Compute ``sub`` now (to decline early) unless that is already under way
+        (a recursive schema): then it is computed when a machine needs it."""
+        if not any(node in self._in_progress for node in sub):
+            self.sub_ir(sub)
 
     def const_sub(self, value: Any, pointer: str) -> Sub:
         return frozenset({self.synthetic("value", {"const": value}, pointer)})
@@ -541,7 +564,7 @@ class SchemaContext:
             )
         base = parent.base
         if isinstance(schema, dict):
-            sid = schema.get("$id")
+            sid = schema.get(self.id_keyword)
             if isinstance(sid, str) and not sid.startswith("#"):
                 base = join_uri(base, sid).split("#", 1)[0]
         return frozenset({self.node(schema, base, pointer)})
@@ -589,7 +612,7 @@ class SchemaContext:
                 )
             pointer += "/" + _escape(part)
             if isinstance(target, dict):
-                sid = target.get("$id")
+                sid = target.get(self.id_keyword)
                 if isinstance(sid, str) and not sid.startswith("#"):
                     base = join_uri(base, sid).split("#", 1)[0]
         return self.node(target, base, pointer)
@@ -798,7 +821,7 @@ def negate_alt(ctx: SchemaContext, alt: Alt, pointer: str) -> list[Alt]:
         )
         if only_items and not trivial:
             bad = frozenset({ctx.synthetic("not", {}, pointer, inner=alt.items)})
-            ctx.sub_ir(bad)
+            ctx.precompute(bad)
             inside = [ArrAlt(contains=((bad, 1, None),))]
         elif trivial:
             inside = []
@@ -832,7 +855,7 @@ def negate_alt(ctx: SchemaContext, alt: Alt, pointer: str) -> list[Alt]:
                 if _sub_is_true(ctx, sub):
                     continue
                 bad = frozenset({ctx.synthetic("not", {}, pointer, inner=sub)})
-                ctx.sub_ir(bad)
+                ctx.precompute(bad)
                 inside.append(ObjAlt(props=((key, bad),), required=frozenset({key})))
         elif trivial:
             inside = []

@@ -9,7 +9,7 @@ from typing import Any
 
 from pse_core.errors import SchemaError
 
-from pse.types.json.keywords import DECLINED
+from pse.types.json.keywords import BY_NAME, DECLINED, Handling
 from pse.types.json.schema_ir import (
     Alt,
     ArrAlt,
@@ -99,8 +99,47 @@ def _map(alts: list[Alt], kind: type, fn: Any) -> list[Alt]:
     return out
 
 
+def _double_negation(ctx: SchemaContext, node: Node, inner: Any) -> Sub | None:
+    """``Y`` when ``inner`` is ``{"not": Y}`` with nothing else but annotations."""
+    if not isinstance(inner, dict) or "not" not in inner:
+        return None
+    for key in inner:
+        if key == "not":
+            continue
+        kw = BY_NAME.get(key)
+        if key.startswith("$") or (kw is not None and kw.handling is not Handling.ANNOTATION):
+            return None
+    (middle,) = ctx.child(node, inner, "not")
+    return ctx.child(middle, inner["not"], "not")
+
+
+#: Keywords introduced after a draft: unknown to it, hence annotations there.
+_LATER_7 = (
+    "prefixItems",
+    "minContains",
+    "maxContains",
+    "dependentRequired",
+    "dependentSchemas",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$recursiveRef",
+    "$recursiveAnchor",
+)
+_LATER_6 = ("if", "then", "else", "contentMediaType", "contentEncoding", *_LATER_7)
+NEWER_KEYWORDS: dict[str, frozenset[str]] = {
+    "4": frozenset(("const", "contains", "propertyNames", *_LATER_6)),
+    "6": frozenset(_LATER_6),
+    "7": frozenset(_LATER_7),
+}
+
+
 def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> list[Alt]:
     """The alternatives of one schema object."""
+    later = NEWER_KEYWORDS.get(ctx.dialect)
+    if later and not later.isdisjoint(schema):
+        schema = {k: v for k, v in schema.items() if k not in later}
     draft7 = ctx.options.draft in ("4", "7")
     if "$ref" in schema and draft7:
         # Draft 7: $ref overrides every sibling keyword.
@@ -180,8 +219,12 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
         else:
             alts = intersect(alts, _one_of(ctx, node, irs, alts), "oneOf", _ptr(node, "oneOf"))
     if "not" in schema:
-        inner = ctx.sub_ir(ctx.child(node, schema["not"], "not"))
-        alts = intersect(alts, negate(ctx, inner, _ptr(node, "not")), "not", _ptr(node, "not"))
+        twice = _double_negation(ctx, node, schema["not"])
+        if twice is not None:  # not(not(Y)) is Y
+            alts = intersect(alts, ctx.sub_ir(twice), "not", _ptr(node, "not"))
+        else:
+            inner = ctx.sub_ir(ctx.child(node, schema["not"], "not"))
+            alts = intersect(alts, negate(ctx, inner, _ptr(node, "not")), "not", _ptr(node, "not"))
     if "if" in schema and ("then" in schema or "else" in schema):
         cond = ctx.sub_ir(ctx.child(node, schema["if"], "if"))
         then = ctx.sub_ir(ctx.child(node, schema.get("then", True), "then"))
