@@ -207,7 +207,8 @@ def _install_torch_adapter(session: nox.Session) -> None:
 def tests_torch(session: nox.Session) -> None:
     """tests/torch, including the real-model tests (`model` marker).
 
-    The 100-schema sweep is marked `slow`: `nox -s tests-torch -- -m "not slow"` skips it.
+    The real-model schema sweep (110 schemas, greedy and sampled) runs by default;
+    `nox -s tests-torch -- -m "not model"` skips every real-model test.
     """
     _install_torch_adapter(session)
     session.install("-c", str(TORCH_CONSTRAINTS), *TEST_DEPS)
@@ -220,6 +221,14 @@ def bench_e2e(session: nox.Session) -> None:
     """Tokens/s of SmolLM2-135M with and without PSE in the same run (median of repeats)."""
     _install_torch_adapter(session)
     session.run("python", "benchmarks/bench_e2e.py", *session.posargs)
+
+
+@nox.session(name="bench-model")
+def bench_model(session: nox.Session) -> None:
+    """Schema sweep and BFCL calls of SmolLM2-135M with and without PSE (../shared/data)."""
+    _install_torch_adapter(session)
+    session.install("-c", str(TORCH_CONSTRAINTS), "jsonschema")
+    session.run("python", "benchmarks/bench_model.py", *session.posargs)
 
 
 @nox.session

@@ -1,27 +1,40 @@
 """The real SmolLM2-135M-Instruct under PSE (``model`` marker; runs in CI).
 
-The guarantee checked here needs no schema compiler: with ``JsonStateMachine``
-configured, greedy and sampled generation always yields text that
-``json.loads`` accepts and that equals what the engine reports. The
-schema-based tests (quickstart, the bench schemas, the maskbench/bfcl sweep)
-skip while ``StructuringEngine.configure`` rejects schema sources.
+The guarantee checked here: greedy and sampled generation (seeded) always
+yields text that ``json.loads`` accepts and that matches the structure, with
+no exceptions and within ``max_new_tokens`` (the engine's budget-aware
+completion, docs/budget.md, finishes the structure in time):
+
+* ``JsonStateMachine`` (any JSON value): the text equals what the engine reports;
+* the Pydantic quickstart model;
+* the 8 schemas of ``../shared/bench/schemas.json``;
+* the sweep: 110 schemas, a deterministic mix of MaskBench
+  (``../shared/data/maskbench``) and BFCL ``simple_python`` function parameters
+  (``../shared/data/bfcl``), chosen by ``tests/_support/model_sweep.py``;
+  ``jsonschema`` validates every output (100% required). Schemas the engine
+  refuses to compile (``SchemaError``) are not sweep cases: each is listed as
+  a skipped ``test_sweep_refused_schema`` with its reason.
+
+The corpus-based tests skip with the missing path when ``../shared`` (next to
+the repository) is absent. ``benchmarks/bench_model.py`` runs the same sweep
+with and without PSE.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 import torch
+from _support import model_sweep
 
 from pse import StructuringEngine
 from pse.types.json.json_value import JsonStateMachine
 
 pytestmark = pytest.mark.model
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+SHARED = model_sweep.SHARED
 BENCH_SCHEMAS = SHARED / "bench" / "schemas.json"
 
 # Short answers keep the CI cost moderate (the model runs ~24 tok/s on 2 idle cores).
@@ -32,10 +45,7 @@ PROMPTS = [
 
 
 def _generate(model: Any, tok: Any, prompt: str, do_sample: bool, max_new_tokens: int = 120) -> str:
-    ids = tok.apply_chat_template(
-        [{"role": "user", "content": prompt}], add_generation_prompt=True, return_dict=False
-    )
-    input_ids = torch.tensor([ids])
+    input_ids = torch.tensor([model_sweep.chat_ids(tok, prompt)])
     out = model.generate(input_ids, max_new_tokens=max_new_tokens, do_sample=do_sample)
     assert out[0, -1].item() in model.engine.native_vocabulary.eos_token_ids, "did not finish"
     return str(tok.decode(out[0, input_ids.shape[1] :], skip_special_tokens=True))
@@ -75,9 +85,14 @@ def test_quickstart_user_profile(smollm: tuple[Any, Any]) -> None:
     assert UserProfile.model_validate_json(text) == profile
 
 
+def _absent(reason: str, *values: Any) -> Any:
+    """One skipped parameter that says which corpus is missing."""
+    return pytest.param(*values, id="shared-absent", marks=pytest.mark.skip(reason=reason))
+
+
 def _bench_cases() -> list[Any]:
     if not BENCH_SCHEMAS.is_file():
-        return []
+        return [_absent(f"{BENCH_SCHEMAS} is absent (../shared next to the repository)", None)]
     return [pytest.param(case, id=case["name"]) for case in json.loads(BENCH_SCHEMAS.read_text())]
 
 
@@ -99,33 +114,65 @@ def test_bench_schemas_validate(
     jsonschema.validate(json.loads(text), case["schema"])
 
 
-def _sweep_cases(limit: int = 110) -> list[Any]:
-    """About 100 schemas: maskbench (every 50th line) and bfcl `simple` tasks."""
-    cases: list[Any] = []
-    maskbench = SHARED / "data" / "maskbench" / "public.jsonl"
-    bfcl = SHARED / "data" / "bfcl" / "public.jsonl"
-    if maskbench.is_file():
-        for n, line in enumerate(maskbench.read_text().splitlines()):
-            if n % 100 == 0:
-                row = json.loads(line)
-                cases.append(pytest.param(row["schema"], id=f"maskbench-{row['unique_id']}"))
-    if bfcl.is_file():
-        for line in bfcl.read_text().splitlines():
-            row = json.loads(line)
-            if row.get("category") == "simple" and len(cases) < limit:
-                schema = row["functions_jsonschema"]
-                schema = schema[0] if isinstance(schema, list) else schema
-                cases.append(pytest.param(schema.get("parameters", schema), id=f"bfcl-{row['id']}"))
-    return cases[:limit]
+# ---------------------------------------------------------------- the sweep
+
+SWEEP = model_sweep.select()
+SWEEP_ABSENT = model_sweep.shared_missing()
+SWEEP_MINIMUM = 100
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("schema", _sweep_cases())
-def test_schema_sweep_greedy(smollm: tuple[Any, Any], schema: dict[str, Any]) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
+def _sweep_cases() -> list[Any]:
+    if SWEEP_ABSENT is not None:
+        return [_absent(SWEEP_ABSENT, None)]
+    return [pytest.param(case, id=case.id) for case in SWEEP.cases]
+
+
+def _refused_cases() -> list[Any]:
+    if SWEEP_ABSENT is not None:
+        return [_absent(SWEEP_ABSENT, "", "")]
+    return [pytest.param(case_id, why, id=case_id) for case_id, why in SWEEP.refused]
+
+
+def test_sweep_size() -> None:
+    """The sweep keeps at least 100 schemas that compile (refusals are replaced)."""
+    if SWEEP_ABSENT is not None:
+        pytest.skip(SWEEP_ABSENT)
+    assert len(SWEEP.cases) >= SWEEP_MINIMUM, (
+        f"only {len(SWEEP.cases)} sweep schemas compile; refused: {SWEEP.refused}"
+    )
+    assert len({case.id for case in SWEEP.cases}) == len(SWEEP.cases)
+
+
+@pytest.mark.parametrize(("case_id", "why"), _refused_cases())
+def test_sweep_refused_schema(case_id: str, why: str) -> None:
+    """Reports each schema left out of the sweep because the engine refuses it."""
+    pytest.skip(f"not a sweep case, the engine refuses {case_id}: {why}")
+
+
+@pytest.mark.parametrize("do_sample", [False, True], ids=["greedy", "sampled"])
+@pytest.mark.parametrize("case", _sweep_cases())
+def test_schema_sweep(
+    smollm: tuple[Any, Any], case: model_sweep.SweepCase, do_sample: bool
+) -> None:
+    """Every output parses and validates, and generation ends within the budget.
+
+    Reproduce a failure with the case id, the mode and ``case.seed``
+    (``torch.manual_seed(seed)`` right before ``generate``).
+    """
     model, tok = smollm
-    model.engine = StructuringEngine(tok, multi_token_sampling=True)
-    model.engine.configure(schema)
-    prompt = f"Produce a JSON instance of this JSON Schema:\n{json.dumps(schema)[:2000]}"
-    text = _generate(model, tok, prompt, do_sample=False, max_new_tokens=600)
-    jsonschema.validate(json.loads(text), schema)
+    engine = StructuringEngine(tok, multi_token_sampling=True)
+    engine.configure(case.schema)
+    assert engine.budget_aware
+    plan = engine.completion_token_ids()
+    max_new_tokens = model_sweep.new_token_budget(None if plan is None else len(plan))
+    model.engine = engine
+    torch.manual_seed(case.seed)
+    text = _generate(model, tok, case.prompt, do_sample, max_new_tokens=max_new_tokens)
+    where = f"{case.id} ({'sampled' if do_sample else 'greedy'}, seed {case.seed})"
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        pytest.fail(f"{where}: not JSON ({exc}): {text!r}")
+    errors = sorted(model_sweep.validator(case.schema).iter_errors(value), key=str)
+    assert not errors, f"{where}: {errors[0].message} at {list(errors[0].path)}: {text!r}"
+    assert engine.get_structured_output() == value
