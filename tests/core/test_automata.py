@@ -44,7 +44,16 @@ def test_number_dfa_bounds_and_state_limit() -> None:
     built = number_dfa([("0", 2 | 4), ("150", 1 | 2)], 1, 1, 4, 100, 20_000)
     assert built is not None
     rows, accepting = built
-    for text, ok in [("0", True), ("150", True), ("151", False), ("-1", False), ("1.5e2", True),
-                     ("1.5", False), ("15e1", True), ("1500e-1", True), ("149.0", True)]:
+    for text, ok in [
+        ("0", True),
+        ("150", True),
+        ("151", False),
+        ("-1", False),
+        ("1.5e2", True),
+        ("1.5", False),
+        ("15e1", True),
+        ("1500e-1", True),
+        ("149.0", True),
+    ]:
         assert run(rows, accepting, text) == ok, text
     assert number_dfa([], 1, 1, 4, 100, 10) is None

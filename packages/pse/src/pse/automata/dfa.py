@@ -25,7 +25,7 @@ EMPTY_ROW = array("i", [-1]) * 256
 
 
 def dfa_machine(
-    rows: Sequence[array], accepting: Sequence[bool], start: int = 0, *, optional: bool = False
+    rows: Sequence[array[int]], accepting: Sequence[bool], start: int = 0, *, optional: bool = False
 ) -> DfaStateMachine:
     """The native machine of byte ``rows`` (int32 arrays of 256 targets, -1: no move)."""
     packed = b"".join(row.tobytes() for row in rows)
@@ -187,7 +187,7 @@ class ByteTable:
     """Rows of 256 targets (-1: no move) under construction."""
 
     def __init__(self, keyword: str) -> None:
-        self.rows: list[array] = []
+        self.rows: list[array[int]] = []
         self.accepting: list[bool] = []
         self.memo: dict[object, int] = {}
         self.keyword = keyword

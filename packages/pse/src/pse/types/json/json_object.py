@@ -313,7 +313,7 @@ class _GraphBuilder:
     def _close_ok(self, key: Any, linear: bool) -> bool:
         if linear:
             last, count, _ = key
-            return last >= self.last_required and count >= self.alt.min_props
+            return bool(last >= self.last_required and count >= self.alt.min_props)
         seen, n, _ = key
         if not self.required_idx <= seen or len(seen) + n < self.alt.min_props:
             return False

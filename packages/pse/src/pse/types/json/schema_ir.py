@@ -18,9 +18,9 @@ import re
 import urllib.parse
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from decimal import Decimal
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, Union
 
 from pse_core.errors import SchemaError

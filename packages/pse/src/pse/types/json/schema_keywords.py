@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from decimal import Decimal
-from collections.abc import Iterable
 from typing import Any
 
 from pse_core.errors import SchemaError
@@ -252,7 +252,11 @@ def _merge_values(groups: Iterable[list[Alt]]) -> list[Alt]:
     literal_at = boolean_at = -1
     for alts in groups:
         for alt in alts:
-            if isinstance(alt, StrAlt) and alt.literals is not None and alt == StrAlt(literals=alt.literals):
+            if (
+                isinstance(alt, StrAlt)
+                and alt.literals is not None
+                and alt == StrAlt(literals=alt.literals)
+            ):
                 if literal_at < 0:
                     literal_at = len(out)
                     out.append(alt)
