@@ -285,7 +285,6 @@ class Engine:
     def completion_length_after(self, token_id: int) -> int | None: ...
 
 def apply_token_bitmask_inplace(logits: NDArray[Any], bitmask: NDArray[np.int32]) -> None: ...
-
 def number_dfa(
     bounds: Sequence[tuple[str, int]],
     multiple_p: int,
