@@ -6,6 +6,8 @@ import json
 
 import pytest
 from _support.json_schema import accepts, compiled, valid
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pse_core.errors import SchemaError
 
 from pse.types.json.json_object import ObjectSchemaStateMachine
@@ -114,3 +116,33 @@ def test_conditions_on_many_properties_decline():
     with pytest.raises(SchemaError) as info:
         compiled(schema, ordered_properties=False, max_object_states=64)
     assert info.value.code == "too-complex"
+
+
+_TWELVE = {
+    "type": "object",
+    "properties": {f"p{i}": {"type": "integer"} for i in range(12)},
+    "required": ["p4", "p9"],
+    "minProperties": 3,
+    "maxProperties": 5,
+}
+_TWELVE_ORDERED = compiled(_TWELVE)
+
+
+@given(keys=st.lists(st.sampled_from([f"p{i}" for i in range(12)] + ["x"]), unique=True))
+@settings(max_examples=200, deadline=None)
+def test_schema_order_skips_optional_properties_exactly(keys):
+    """Schema order: named keys in order (any optional ones skipped), other keys last."""
+    indices = [int(key[1:]) for key in keys if key != "x"]
+    in_order = indices == sorted(indices) and ("x" not in keys or keys[-1] == "x")
+    expected = in_order and {"p4", "p9"} <= set(keys) and 3 <= len(keys) <= 5
+    assert valid(_TWELVE_ORDERED, dict.fromkeys(keys, 1)) == expected
+
+
+def test_schema_order_graph_is_linear_in_properties():
+    """Each optional property is one chain state, not an edge from every earlier one."""
+    n = 400
+    sm = compiled({"type": "object", "properties": {f"p{i}": {} for i in range(n)}})
+    edges = sum(len(out) for out in sm.state_graph.values())
+    assert edges < 12 * n
+    assert valid(sm, {"p0": 1, "p250": 2, "p399": 3, "extra": 4})
+    assert not valid(sm, {"p250": 2, "p0": 1})

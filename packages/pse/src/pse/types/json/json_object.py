@@ -278,28 +278,11 @@ class _GraphBuilder:
             return 1 << n
         return sum(math.comb(n, i) for i in range(mx + 1))
 
-    def _successors(self, key: Any, linear: bool) -> list[tuple[StateMachine, Any]]:
+    def _successors(self, key: Any) -> list[tuple[StateMachine, Any]]:
+        """Any-order mode: the pairs that may follow the properties in ``key``."""
         out: list[tuple[StateMachine, Any]] = []
-        mx = self.alt.max_props
-        if linear:
-            last, count, ext = key
-            room = mx is None or count + 1 <= mx
-            nxt = min(count + 1, self.cap or 0)
-            # Generation order puts extra keys last; in any-order mode (the
-            # fallback when too many property sets) they may come anywhere.
-            if room and not (ext and self.ordered):
-                for j in range(last + 1, len(self.p.names)):
-                    pair = self.p.pairs[j]
-                    if pair is not None:
-                        out.append((pair, (j, nxt, False)))
-                    if j in self.required_idx:
-                        break
-            if room and last >= self.last_required:
-                out += [(x, (last, nxt, True)) for x in self.p.extras]
-            return out
         seen, n, ext = key
-        room = mx is None or len(seen) + n + 1 <= mx
-        if not room:
+        if not self._room(len(seen) + n):
             return out
         if not (self.ordered and ext):
             low = max(seen) if (self.ordered and seen) else -1
@@ -309,6 +292,10 @@ class _GraphBuilder:
         n2 = min(n + 1, self.cap or 0)
         out += [(x, (seen, n2, True)) for x in self.p.extras]
         return out
+
+    def _room(self, count: int) -> bool:
+        mx = self.alt.max_props
+        return mx is None or count + 1 <= mx
 
     def _close_ok(self, key: Any, linear: bool) -> bool:
         if linear:
@@ -323,25 +310,77 @@ class _GraphBuilder:
         return all(deps <= names for k, deps in self.alt.dependent if k in names)
 
     def _bfs(self, linear: bool) -> StateGraph:
+        """States ``P(key)`` (expecting a pair) with ``P+1..P+3`` after a pair,
+        after its whitespace and after the comma.
+
+        Linear mode keys are ``(last named index, count, extra keys seen)``.
+        Instead of an edge from ``P`` to every later optional property (square
+        in their number), ``P`` enters a chain: ``F(k)`` offers property ``k``
+        or, when ``k`` is optional, an empty edge on to ``F(k + 1)``.
+        """
         ws = self.comp.ws()
         limit = self.comp.options.max_object_states
         graph: StateGraph = {0: [(self.lb, 1)], 1: [(ws, 2)]}
         ids: dict[Any, int] = {}
+        chain: dict[tuple[int, int], int] = {}
         todo: list[Any] = []
+        counter = iter(range(3, 1 << 62))
+        names = len(self.p.names)
+        # reach[k]: a named pair can be taken from F(k) (not past a required one)
+        reach = [False] * (names + 1)
+        for k in range(names - 1, -1, -1):
+            skip = k not in self.required_idx and reach[k + 1]
+            reach[k] = self.p.pairs[k] is not None or skip
 
         def expect(key: Any) -> int:  # state id of P(key): expecting a pair
             sid = ids.get(key)
             if sid is None:
                 if len(ids) >= limit and not linear:
                     raise _TooMany
-                sid = ids[key] = 3 + 4 * len(ids)
+                sid = ids[key] = next(counter)
+                for _ in range(3):
+                    next(counter)
                 todo.append(key)
             return sid
 
+        def from_k(k: int, count: int) -> int:  # state id of F(k), chain built on first use
+            run: list[int] = []
+            j = k
+            while (j, count) not in chain:
+                chain[(j, count)] = next(counter)
+                run.append(j)
+                if j in self.required_idx or not reach[j + 1]:
+                    break
+                j += 1
+            for j in run:
+                edges: list[tuple[StateMachine, Any]] = []
+                pair = self.p.pairs[j]
+                if pair is not None:
+                    nxt = min(count + 1, self.cap or 0)
+                    edges.append((pair, expect((j, nxt, False)) + 1))
+                if j not in self.required_idx and reach[j + 1]:
+                    edges.append((_EMPTY, chain[(j + 1, count)]))
+                graph[chain[(j, count)]] = edges
+            return chain[(k, count)]
+
+        def successors(key: Any) -> list[tuple[StateMachine, Any]]:
+            if not linear:
+                return [(machine, expect(nxt) + 1) for machine, nxt in self._successors(key)]
+            last, count, ext = key
+            if not self._room(count):
+                return []
+            out: list[tuple[StateMachine, Any]] = []
+            # Generation order puts extra keys last; in any-order mode (the
+            # fallback when too many property sets) they may come anywhere.
+            if not (ext and self.ordered) and reach[last + 1]:
+                out.append((_EMPTY, from_k(last + 1, count)))
+            if last >= self.last_required and self.p.extras:
+                extra = expect((last, min(count + 1, self.cap or 0), True)) + 1
+                out += [(x, extra) for x in self.p.extras]
+            return out
+
         start = (-1, 0, False) if linear else (frozenset(), 0, False)
-        first: list[tuple[StateMachine, Any]] = []
-        for machine, nxt in self._successors(start, linear):
-            first.append((machine, expect(nxt) + 1))
+        first = successors(start)
         if self._close_ok(start, linear):
             first.append((self.rb, "$"))
         graph[2] = first
@@ -349,7 +388,7 @@ class _GraphBuilder:
             key = todo.pop()
             p = ids[key]
             after, after_ws, after_comma = p + 1, p + 2, p + 3
-            succ = self._successors(key, linear)
+            succ = successors(key)
             graph[after] = [(ws, after_ws)]
             edges: list[tuple[StateMachine, Any]] = []
             if self._close_ok(key, linear):
@@ -357,11 +396,14 @@ class _GraphBuilder:
             if succ:
                 edges.append((self.comma, after_comma))
                 graph[after_comma] = [(ws, p)]
-                graph[p] = [(machine, expect(nxt) + 1) for machine, nxt in succ]
+                graph[p] = succ
             graph[after_ws] = edges
-        # Reached-state ids were given to P(key); "after" states are P+1.
         self.graph = graph
         return graph
+
+
+#: The empty edge of the linear chain: matches "" (a graph whose start is its end).
+_EMPTY = StateMachine({}, start_state=0, end_states=[0])
 
 
 class _TooMany(Exception):
