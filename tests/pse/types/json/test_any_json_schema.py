@@ -76,8 +76,24 @@ def test_nullable_and_if_then_else():
     assert not valid(cond, None)
 
 
+def test_string_negation_is_exact():
+    """``not`` over patterns, formats and literals is a complement automaton."""
+    no_a = compiled({"not": {"type": "string", "pattern": "^a"}})
+    assert valid(no_a, "ba") and valid(no_a, "") and valid(no_a, 1)
+    assert not valid(no_a, "abc")
+    both = compiled({"allOf": [{"pattern": "^a"}, {"pattern": "z$"}], "type": "string"})
+    assert valid(both, "abz")
+    assert not valid(both, "ab") and not valid(both, "bz")
+    one = compiled({"oneOf": [{"pattern": "^a"}, {"pattern": "z$"}], "type": "string"})
+    assert valid(one, "ab") and valid(one, "bz")
+    assert not valid(one, "az") and not valid(one, "b")
+    not_email = compiled({"type": "string", "not": {"format": "email"}})
+    assert valid(not_email, "x")
+    assert not valid(not_email, "a@b.co")
+
+
 def test_untractable_not_is_declined_or_listed_when_lenient():
-    schema = {"not": {"type": "string", "pattern": "^a"}}
+    schema = {"not": {"type": "array", "uniqueItems": True}}
     with pytest.raises(SchemaError) as info:
         compiled(schema)
     assert (info.value.keyword, info.value.pointer) == ("not", "/not")

@@ -47,17 +47,9 @@ def _domain(comp: Compiler, sub: Sub) -> list[Alt] | None:
         elif isinstance(alt, BoolAlt):
             values += [BoolAlt(frozenset({v})) for v in sorted(alt.values)]
         elif isinstance(alt, StrAlt) and alt.literals is not None:
-            literals = sorted(alt.literals)
-            if alt.patterns or alt.formats:
-                # The literals still have to match the pattern / format.
-                from pse.types.json.json_string import (  # noqa: PLC0415
-                    accepts_text,
-                    constrained_string,
-                )
+            from pse.types.json.json_string import allowed_literals  # noqa: PLC0415
 
-                check = constrained_string(comp, StrAlt(patterns=alt.patterns, formats=alt.formats))
-                literals = [v for v in literals if accepts_text(check, json.dumps(v))]
-            values += [StrAlt(literals=frozenset({v})) for v in literals]
+            values += [StrAlt(literals=frozenset({v})) for v in allowed_literals(comp, alt)]
         elif (
             isinstance(alt, NumAlt)
             and alt.lo is not None

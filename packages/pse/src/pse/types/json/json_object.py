@@ -33,7 +33,6 @@ from pse.types.json.json_key_value import (
     any_string_dfa,
     complement,
     exclude_literals,
-    literal_dfa,
     lower_key,
     name_machine,
 )
@@ -50,40 +49,17 @@ MAX_PATTERN_REGIONS = 4
 
 def _string_dfa_of(comp: Compiler, sub: Sub, pointer: str) -> CpDfa | None:
     """The code-point DFA of the strings ``sub`` allows (``None``: no string at all)."""
-    from pse.automata import string_dfa  # noqa: PLC0415
     from pse.automata.dfa import product  # noqa: PLC0415
+    from pse.types.json.json_string import str_alt_dfa  # noqa: PLC0415
 
     result: CpDfa | None = None
     for alt in comp.ctx.sub_ir(sub):
         if not isinstance(alt, StrAlt):
             continue
-        if len(alt.patterns) > 1 or len(alt.formats) > 1:
-            comp.ctx.decline("several patterns on property names", "propertyNames", pointer)
-        if alt.literals is not None:
-            names = sorted(alt.literals)
-            if alt.patterns or alt.formats:  # the names must match them too
-                try:
-                    check = string_dfa(
-                        alt.patterns[0] if alt.patterns else None,
-                        0,
-                        None,
-                        alt.formats[0] if alt.formats else None,
-                    )
-                except SchemaError as exc:
-                    raise comp.reraise(exc, "propertyNames", pointer) from exc
-                names = [n for n in names if check.accepts(n)]
-            dfa = literal_dfa(names)
-        else:
-            try:
-                dfa = string_dfa(
-                    alt.patterns[0] if alt.patterns else None,
-                    alt.min_length,
-                    alt.max_length,
-                    alt.formats[0] if alt.formats else None,
-                )
-            except SchemaError as exc:
-                raise comp.reraise(exc, "propertyNames", pointer) from exc
-            dfa = exclude_literals(dfa, alt.excluded)
+        try:
+            dfa = str_alt_dfa(alt)
+        except SchemaError as exc:
+            raise comp.reraise(exc, "propertyNames", pointer) from exc
         # union(a, b) = not(not a and not b)
         result = (
             dfa

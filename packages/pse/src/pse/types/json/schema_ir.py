@@ -102,6 +102,8 @@ class StrAlt:
     formats: tuple[str, ...] = ()
     literals: frozenset[str] | None = None
     excluded: frozenset[str] = frozenset()
+    #: String alternatives the value must not satisfy (``not``, ``oneOf``).
+    negated: frozenset[StrAlt] = frozenset()
 
     @property
     def unconstrained(self) -> bool:
@@ -280,6 +282,7 @@ def intersect_alt(a: Alt, b: Alt) -> Alt | None:
             tuple(dict.fromkeys(a.formats + b.formats)),
             literals,
             a.excluded | b.excluded,
+            a.negated | b.negated,
         )
         if s.literals is not None:
             lits = frozenset(
@@ -805,6 +808,8 @@ def negate_alt(ctx: SchemaContext, alt: Alt, pointer: str) -> list[Alt]:
                 inside.append(StrAlt(max_length=alt.min_length - 1))
             if alt.max_length is not None:
                 inside.append(StrAlt(min_length=alt.max_length + 1))
+        else:  # patterns, formats, exclusions: the complement automaton
+            inside = [StrAlt(negated=frozenset({alt}))]
     elif isinstance(alt, ArrAlt):
         trivial = (
             all(_sub_is_true(ctx, p) for p in alt.prefix)
@@ -887,7 +892,16 @@ def alt_empty(ctx: SchemaContext, alt: Alt, depth: int = 0) -> bool:
     if isinstance(alt, NumAlt):
         return num_empty(alt)
     if isinstance(alt, StrAlt):
-        return alt.literals is not None and not alt.literals
+        if alt.literals is not None and not alt.literals:
+            return True
+        if not alt.negated and len(alt.patterns) + len(alt.formats) < 2:
+            return False  # one pattern or format: left to the compiler
+        from pse.types.json.json_string import str_alt_dfa  # noqa: PLC0415
+
+        try:
+            return str_alt_dfa(alt).is_empty()
+        except SchemaError:
+            return False
     if isinstance(alt, ArrAlt):
         if any(sub_empty(ctx, p, depth + 1) for p in alt.prefix[: alt.min_items]):
             return True
