@@ -59,8 +59,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     Keyword(
         "not",
         P,
-        "negation of types, null/boolean/string consts and enums, length, item "
-        "and property counts, number bounds, and `required`",
+        "negation of types, null/boolean consts, any string schema (a complement "
+        "automaton), item and property counts, number bounds, and `required`",
     ),
     Keyword("if", P, "`(if and then) or (not if and else)` when `if` can be negated"),
     Keyword("then", P, "with `if`"),
@@ -83,7 +83,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     # --- strings
     Keyword("minLength", E, "code points"),
     Keyword("maxLength", E, "code points"),
-    Keyword("pattern", P, "ECMA-262 regex as an automaton, unanchored unless ^/$; one per string"),
+    Keyword("pattern", P, "ECMA-262 regex as an automaton, unanchored unless ^/$; several intersect"),
     Keyword(
         "format",
         E,
