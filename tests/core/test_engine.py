@@ -75,6 +75,28 @@ def test_mask_equals_enumerated_language(synthetic_vocab: Vocabulary) -> None:
         assert mask_ids(engine) == expected, text
 
 
+def test_many_alternatives_are_deduplicated_exactly(synthetic_vocab: Vocabulary) -> None:
+    """Past 32 positions the set is hashed: equal stacks merge, distinct ones all stay."""
+    words = [f"1{i:02d}" for i in range(60)]
+    phrases = [PhraseStateMachine(w) for w in words]
+    # Every phrase twice on the same edge: equal stacks, which must merge.
+    grammar = StateMachine({0: [(p, "$") for p in phrases + phrases]})
+    ids = {t: i for i, t in enumerate(SYNTHETIC_TOKENS) if t is not None}
+    for text in ("", "1", "15", "159", "12"):
+        engine = Engine(synthetic_vocab)
+        engine.state_machine = grammar
+        for ch in text:
+            engine.consume_token(ids[ch.encode()])
+        expected = {
+            i
+            for i, tok in enumerate(SYNTHETIC_TOKENS)
+            if tok is not None and any(w.startswith(text + tok.decode("latin-1")) for w in words)
+        }
+        if text in words:
+            expected.add(EOS_ID)
+        assert mask_ids(engine) == expected, text
+
+
 def test_eos_only_at_accept_and_control_tokens(synthetic_vocab: Vocabulary) -> None:
     engine = Engine(synthetic_vocab)
     engine.state_machine = PhraseStateMachine("ab")

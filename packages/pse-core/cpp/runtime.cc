@@ -25,6 +25,49 @@ inline std::uint64_t frame_hash(const Frame& f) {
   return mix(h, (static_cast<std::uint64_t>(f.kind) << 8) | f.flags);
 }
 
+/// The states a graph closure has reached by skipping nullable edges: inline
+/// for the usual handful (no allocation), a mark per state once it grows (the
+/// skip chains of large objects).
+class StateSet {
+ public:
+  explicit StateSet(std::size_t universe) : universe_(universe) {}
+
+  /// Adds `s`; false when it was already present.
+  bool insert(std::int32_t s) {
+    if (marks_.empty()) {
+      for (std::size_t i = 0; i < size_; ++i)
+        if (inline_[i] == s) return false;
+      if (size_ < kInline) {
+        inline_[size_++] = s;
+        return true;
+      }
+      marks_.assign(universe_, 0);
+      spilled_.assign(inline_, inline_ + size_);
+      for (std::int32_t t : spilled_) marks_[index(t)] = 1;
+    }
+    std::uint8_t& mark = marks_[index(s)];
+    if (mark) return false;
+    mark = 1;
+    spilled_.push_back(s);
+    ++size_;
+    return true;
+  }
+  std::size_t size() const { return size_; }
+  std::int32_t operator[](std::size_t i) const { return marks_.empty() ? inline_[i] : spilled_[i]; }
+
+ private:
+  static constexpr std::size_t kInline = 16;
+  // Targets outside the graph's states (none today) share the last mark.
+  std::size_t index(std::int32_t s) const {
+    return s >= 0 && static_cast<std::size_t>(s) < universe_ - 1 ? static_cast<std::size_t>(s) : universe_ - 1;
+  }
+  std::size_t universe_;
+  std::size_t size_ = 0;
+  std::int32_t inline_[kInline];
+  std::vector<std::int32_t> spilled_;
+  std::vector<std::uint8_t> marks_;
+};
+
 }  // namespace
 
 bool same_stack(const Frame* a, const Frame* b) {
@@ -39,9 +82,38 @@ bool same_stack(const Frame* a, const Frame* b) {
   return true;
 }
 
+namespace {
+
+/// The slot of `f`'s equal in `table`, or of the free slot where it belongs.
+std::size_t probe(const std::vector<const Frame*>& table, const Frame* f) {
+  const std::size_t mask = table.size() - 1;
+  std::size_t i = f->hash & mask;
+  while (table[i] && !(table[i]->hash == f->hash && same_stack(table[i], f))) i = (i + 1) & mask;
+  return i;
+}
+
+}  // namespace
+
 void add_unique(Positions& set, const Frame* f) {
-  for (const Frame* g : set)
-    if (g->hash == f->hash && same_stack(g, f)) return;
+  if (set.size() < Positions::kIndexFrom) {
+    for (const Frame* g : set)
+      if (g->hash == f->hash && same_stack(g, f)) return;
+  } else {
+    if (2 * (set.size() + 1) > set.table_.size()) {  // grow (power of two) and re-index all
+      std::size_t size = 64;
+      while (size < 4 * (set.size() + 1)) size *= 2;
+      set.table_.assign(size, nullptr);
+      set.indexed_ = 0;
+    }
+    for (; set.indexed_ < set.size(); ++set.indexed_) {
+      const Frame* g = set[set.indexed_];
+      set.table_[probe(set.table_, g)] = g;
+    }
+    std::size_t slot = probe(set.table_, f);
+    if (set.table_[slot]) return;
+    set.table_[slot] = f;
+    ++set.indexed_;
+  }
   if (set.size() >= limits::kMaxPositions)
     throw GrammarError("the grammar is too ambiguous: more than " +
                        std::to_string(limits::kMaxPositions) + " positions at once");
@@ -172,8 +244,9 @@ std::vector<std::pair<const Frame*, std::size_t>> Runtime::external_step(const F
 
 void Runtime::graph_closure(const Frame* f, Positions& out) {
   const StateMachine& n = *f->node;
-  // States reachable by skipping optional edges; graphs are small.
-  std::vector<std::int32_t> seen{f->state};
+  // States reachable by skipping nullable edges.
+  StateSet seen(n.states.size() + 1);
+  seen.insert(f->state);
   for (std::size_t i = 0; i < seen.size(); ++i) {
     std::int32_t s = seen[i];
     if (s < 0 || static_cast<std::size_t>(s) >= n.states.size()) continue;
@@ -181,11 +254,7 @@ void Runtime::graph_closure(const Frame* f, Positions& out) {
     for (const Edge& e : n.states[s].edges) {
       const StateMachine* child = e.machine->resolve();
       closure(push(fs, child, e.target), out);
-      if (child->nullable()) {
-        bool known = false;
-        for (std::int32_t t : seen) known |= t == e.target;
-        if (!known) seen.push_back(e.target);
-      }
+      if (child->nullable()) seen.insert(e.target);
     }
     if (n.states[s].is_end && fs->consumed()) closure(pop(fs), out);
   }

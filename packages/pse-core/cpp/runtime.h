@@ -3,6 +3,7 @@
 // finished root); `step` feeds one byte to a canonical position.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -12,7 +13,30 @@
 
 namespace pse {
 
-using Positions = std::vector<const Frame*>;
+/// A set of canonical positions, in insertion order. Small sets are searched
+/// linearly; past `kIndexFrom` positions `add_unique` keeps a hash index (the
+/// hundreds of keys an object with many optional properties offers at once).
+class Positions : public std::vector<const Frame*> {
+ public:
+  using std::vector<const Frame*>::vector;
+  static constexpr std::size_t kIndexFrom = 32;
+
+  void clear() {
+    std::vector<const Frame*>::clear();
+    if (indexed_) std::fill(table_.begin(), table_.end(), nullptr);
+    indexed_ = 0;
+  }
+  void swap(Positions& other) noexcept {
+    std::vector<const Frame*>::swap(other);
+    table_.swap(other.table_);
+    std::swap(indexed_, other.indexed_);
+  }
+
+ private:
+  friend void add_unique(Positions& set, const Frame* f);
+  std::vector<const Frame*> table_;  ///< open addressing on Frame::hash; null = free
+  std::size_t indexed_ = 0;          ///< positions [0, indexed_) are in the table
+};
 
 /// Add `f` unless an equal stack is already present.
 void add_unique(Positions& set, const Frame* f);

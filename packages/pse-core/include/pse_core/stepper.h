@@ -15,6 +15,9 @@
 
 namespace pse {
 
+class Runtime;
+class Positions;
+
 class Stepper {
  public:
   Stepper(PathPtr path, const Frame* frame, std::optional<std::uint32_t> end = std::nullopt)
@@ -54,7 +57,7 @@ class Stepper {
 
  private:
   /// Canonical positions of this stepper, with this frame as the root.
-  void closed(struct Runtime& rt, std::vector<const Frame*>& out) const;
+  void closed(Runtime& rt, Positions& out) const;
 };
 
 /// The stepper that views a path's root frame.
