@@ -35,6 +35,10 @@ CASES = [
     dict(multiple_of=0.0001),
     dict(multiple_of=2, minimum=0, maximum=100),
     dict(multiple_of=0.25, exclusive_minimum=-3.5),
+    # not_multiple: the divisibility check negated (the compiled form of `not`)
+    dict(integer=True, not_multiple=True),
+    dict(multiple_of=5, minimum=0, not_multiple=True),
+    dict(multiple_of=0.25, maximum=10, integer=True, not_multiple=True),
 ]
 
 
@@ -47,9 +51,17 @@ def satisfies(text: str, case: dict[str, object]) -> bool:
         "exclusive_maximum": lambda b: v < b,
         "multiple_of": lambda b: (v / b).denominator == 1,
     }
-    if case.get("integer") and v.denominator != 1:
-        return False
-    return all(checks[k](Fraction(Decimal(str(b)))) for k, b in case.items() if k != "integer")
+    divisible = (not case.get("integer") or v.denominator == 1) and checks["multiple_of"](
+        Fraction(Decimal(str(case.get("multiple_of", 1))))
+    )
+    bounds = all(
+        checks[k](Fraction(Decimal(str(b))))
+        for k, b in case.items()
+        if k not in ("integer", "multiple_of", "not_multiple")
+    )
+    if "multiple_of" not in case and not case.get("integer"):
+        divisible = True
+    return bounds and divisible != bool(case.get("not_multiple"))
 
 
 def exponent(text: str) -> int:

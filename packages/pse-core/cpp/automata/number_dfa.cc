@@ -124,6 +124,7 @@ struct Branch {
   bool valid = true;
   std::vector<Comparator> cmps;
   bool has_remainder = false;
+  bool negate = false;  // accept non-multiples; deficit q marks "never a multiple"
   Remainder rem;
 
   BranchState start() const {
@@ -152,17 +153,26 @@ struct Branch {
       out.value = (s.value * 10 + static_cast<u128>(sym) * q) % p;
       return true;
     }
+    if (negate && s.value >= q) {  // already past every multiple: stays a non-multiple
+      out.value = q;
+      out.f = rem.cap;
+      return true;
+    }
     const u128 modulus = p * pow10(s.f + 1);
     const u128 a = (s.value * 10) % modulus, b = (static_cast<u128>(sym) * q) % modulus;
     out.value = (a + modulus - b) % modulus;
     out.f = std::min(s.f + 1, rem.cap);
-    return out.value < q;
+    if (out.value < q) return true;
+    if (!negate) return false;
+    out.value = q;
+    out.f = rem.cap;
+    return true;
   }
 
   bool accepts(const BranchState& s) const {
     for (std::size_t i = 0; i < cmps.size(); ++i)
       if (!(cmps[i].result(s.cmp[i]) & cmps[i].allowed)) return false;
-    return !has_remainder || s.value == 0;
+    return !has_remainder || ((s.value == 0) != negate);
   }
 };
 
@@ -218,6 +228,7 @@ Branch make_branch(const NumberConstraints& nc, int sign, int x) {
       return b;
     }
     b.has_remainder = true;
+    b.negate = nc.negate_multiple;
     b.rem.p = p;
     b.rem.q = q;
     std::int32_t k = 0;

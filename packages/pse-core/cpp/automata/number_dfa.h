@@ -27,6 +27,9 @@ struct NumberConstraints {
   /// caller's business: it passes lcm(multipleOf, 1).
   std::uint64_t multiple_p = 0;
   std::uint64_t multiple_q = 1;
+  /// Accept the values that are *not* multiples of p/q instead (`not`). An
+  /// exponent whose check is left out (see max_remainders) is still rejected.
+  bool negate_multiple = false;
   /// Exponents are accepted only with |value| <= exponent_limit.
   int exponent_limit = 4;
   /// A branch whose remainder check needs more states than this is left out

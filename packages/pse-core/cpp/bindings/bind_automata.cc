@@ -84,11 +84,12 @@ void bind_automata(nb::module_& m) {
       "number_dfa",
       [](const std::vector<std::pair<std::string, unsigned>>& bounds, std::uint64_t multiple_p,
          std::uint64_t multiple_q, int exponent_limit, std::uint64_t max_remainders,
-         std::size_t max_states) -> nb::object {
+         std::size_t max_states, bool negate_multiple) -> nb::object {
         NumberConstraints nc;
         for (const auto& [decimal, allowed] : bounds) nc.bounds.push_back({decimal, allowed});
         nc.multiple_p = multiple_p;
         nc.multiple_q = multiple_q;
+        nc.negate_multiple = negate_multiple;
         nc.exponent_limit = exponent_limit;
         nc.max_remainders = max_remainders;
         nc.max_states = max_states;
@@ -101,11 +102,12 @@ void bind_automata(nb::module_& m) {
         return to_python(*dfa);
       },
       nb::arg("bounds"), nb::arg("multiple_p"), nb::arg("multiple_q"), nb::arg("exponent_limit"),
-      nb::arg("max_remainders"), nb::arg("max_states"),
+      nb::arg("max_remainders"), nb::arg("max_states"), nb::arg("negate_multiple") = false,
       "Minimal DFA (character ranges per state, accepting flags) of the JSON number\n"
       "literals meeting the bounds ((exact decimal, allowed-outcome bits: 1 less,\n"
-      "2 equal, 4 greater)) and multipleOf = multiple_p / multiple_q (p = 0: none),\n"
-      "exponents limited to |x| <= exponent_limit; None past max_states states.");
+      "2 equal, 4 greater)) and multipleOf = multiple_p / multiple_q (p = 0: none;\n"
+      "negate_multiple: values that are not multiples), exponents limited to\n"
+      "|x| <= exponent_limit; None past max_states states.");
 }
 
 }  // namespace pse::py

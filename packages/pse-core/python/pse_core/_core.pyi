@@ -292,12 +292,13 @@ def number_dfa(
     exponent_limit: int,
     max_remainders: int,
     max_states: int,
+    negate_multiple: bool = False,
 ) -> tuple[list[list[tuple[int, int, int]]], list[bool]] | None:
     """Minimal DFA of the JSON number literals meeting numeric constraints.
 
     ``bounds``: (exact decimal text, allowed outcome bits: 1 less, 2 equal,
     4 greater); multipleOf = ``multiple_p / multiple_q`` (``multiple_p == 0``:
-    none); exponents limited to ``|x| <= exponent_limit``. Rows are sorted
+    none; ``negate_multiple``: the values that are *not* multiples); exponents limited to ``|x| <= exponent_limit``. Rows are sorted
     ``(lo, hi, target)`` character ranges; None past ``max_states`` states.
     """
 

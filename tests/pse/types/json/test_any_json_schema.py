@@ -92,6 +92,25 @@ def test_string_negation_is_exact():
     assert not valid(not_email, "a@b.co")
 
 
+def test_number_negation_is_exact():
+    """``not`` over integer / multipleOf: the divisibility check negated natively."""
+    not_int = compiled({"not": {"type": "integer"}})
+    assert valid(not_int, 1.5) and valid(not_int, "x") and valid(not_int, -0.25)
+    assert not valid(not_int, 1) and not valid(not_int, 2.0)
+    one = compiled({"oneOf": [{"type": "integer"}, {"type": "number"}]})
+    assert valid(one, 1.5)
+    assert not valid(one, 3) and not valid(one, 3.0)
+    no_fives = compiled({"type": "number", "minimum": 0, "not": {"multipleOf": 5}})
+    assert valid(no_fives, 6) and valid(no_fives, 7.5)
+    assert not valid(no_fives, 10) and not valid(no_fives, 0) and not valid(no_fives, -1)
+    low_or_odd = compiled({"type": "number", "not": {"type": "integer", "maximum": 10}})
+    assert valid(low_or_odd, 11) and valid(low_or_odd, 3.5)
+    assert not valid(low_or_odd, 10) and not valid(low_or_odd, -2)
+    with pytest.raises(SchemaError) as info:  # two divisibility conditions, one negated
+        compiled({"type": "integer", "not": {"multipleOf": 2}})
+    assert (info.value.keyword, info.value.pointer) == ("not", "/not")
+
+
 def test_untractable_not_is_declined_or_listed_when_lenient():
     schema = {"not": {"type": "array", "uniqueItems": True}}
     with pytest.raises(SchemaError) as info:

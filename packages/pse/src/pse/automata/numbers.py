@@ -85,11 +85,14 @@ def number_dfa(
     exclusive_minimum: Number = None,
     exclusive_maximum: Number = None,
     multiple_of: Number = None,
+    not_multiple: bool = False,
 ) -> CpDfa:
     """Minimal DFA (over ASCII) of the JSON number literals satisfying the constraints.
 
-    The values are checked here; the automaton is built natively
-    (``pse_core._core.number_dfa``).
+    ``not_multiple=True`` negates the divisibility check: the value must *not*
+    be a multiple of ``multiple_of`` (with ``integer=True``, of its least
+    common multiple with 1; ``integer`` alone: not an integer). The values are
+    checked here; the automaton is built natively (``pse_core._core.number_dfa``).
     """
     bounds: list[tuple[str, int]] = []
     for value, allowed, keyword in (
@@ -119,7 +122,13 @@ def number_dfa(
             code="automaton-too-large",
             keyword="multipleOf",
         )
-    built = _native_number_dfa(bounds, p, q, EXPONENT_LIMIT, MAX_REMAINDERS, MAX_STATES)
+    if not_multiple and multiple is None:
+        raise SchemaError(
+            "not_multiple needs multiple_of or integer", code="invalid-schema", keyword="not"
+        )
+    built = _native_number_dfa(
+        bounds, p, q, EXPONENT_LIMIT, MAX_REMAINDERS, MAX_STATES, not_multiple
+    )
     if built is None:
         raise SchemaError(
             "numeric constraints are too large to compile",
@@ -138,6 +147,7 @@ def number_machine(
     exclusive_minimum: Number = None,
     exclusive_maximum: Number = None,
     multiple_of: Number = None,
+    not_multiple: bool = False,
 ) -> StateMachine:
     """A machine matching one JSON number literal whose value meets the constraints.
 
@@ -145,8 +155,8 @@ def number_machine(
     the JSON Schema ``integer`` type: any number with a zero fractional part
     (``1.0`` and ``1e2`` included).  With any constraint given, exponents are
     limited to ``-EXPONENT_LIMIT..EXPONENT_LIMIT`` (see the module docstring).
-    Raises ``SchemaError`` (``automaton-too-large``, ``unsatisfiable``,
-    ``invalid-schema``).
+    ``not_multiple``: see ``number_dfa``. Raises ``SchemaError``
+    (``automaton-too-large``, ``unsatisfiable``, ``invalid-schema``).
     """
     constrained = any(
         v is not None for v in (minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of)
@@ -160,6 +170,7 @@ def number_machine(
         exclusive_minimum=exclusive_minimum,
         exclusive_maximum=exclusive_maximum,
         multiple_of=multiple_of,
+        not_multiple=not_multiple,
     )
     if dfa.is_empty():
         raise SchemaError(

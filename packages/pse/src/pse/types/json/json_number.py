@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -41,6 +42,7 @@ def number_bounds_machine(alt: NumAlt) -> StateMachine:
         exclusive_minimum=_arg(elo),
         exclusive_maximum=_arg(ehi),
         multiple_of=_arg(multiple),
+        not_multiple=alt.not_multiple,
     )
 
 
@@ -72,7 +74,11 @@ def draft4_integer_machine(alt: NumAlt) -> StateMachine:
 def build_number(comp: Compiler, alt: NumAlt) -> StateMachine:
     try:
         if alt.integer and comp.options.draft == "4":
-            return draft4_integer_machine(alt)
+            if not alt.not_multiple:
+                return draft4_integer_machine(alt)
+            # Draft 4 integers are a syntax (no "1.0"); its complement is not built.
+            comp.ctx.decline("cannot negate a draft 4 integer", "not", "")
+            alt = replace(alt, integer=False, multiples=(), not_multiple=False)  # lenient
         return number_bounds_machine(alt)
     except SchemaError as exc:
         raise comp.reraise(exc, "minimum", "") from exc

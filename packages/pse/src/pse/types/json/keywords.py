@@ -60,7 +60,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "not",
         P,
         "negation of types, null/boolean consts, any string schema (a complement "
-        "automaton), item and property counts, number bounds, and `required`",
+        "automaton), number bounds with one integer/multipleOf, item and property "
+        "counts, and `required`",
     ),
     Keyword("if", P, "`(if and then) or (not if and else)` when `if` can be negated"),
     Keyword("then", P, "with `if`"),
@@ -83,7 +84,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     # --- strings
     Keyword("minLength", E, "code points"),
     Keyword("maxLength", E, "code points"),
-    Keyword("pattern", P, "ECMA-262 regex as an automaton, unanchored unless ^/$; several intersect"),
+    Keyword("pattern", P, "ECMA-262 regex as an automaton, unanchored unless ^/$; several meet"),
     Keyword(
         "format",
         E,

@@ -82,16 +82,26 @@ class BoolAlt:
 
 @dataclass(frozen=True)
 class NumAlt:
+    """Numbers within the bounds that are multiples of every entry of
+    ``multiples`` (and integers when ``integer``); ``not_multiple`` negates
+    that divisibility condition (the bounds still hold)."""
+
     integer: bool = False
     lo: Decimal | None = None
     lo_excl: bool = False
     hi: Decimal | None = None
     hi_excl: bool = False
     multiples: tuple[Decimal, ...] = ()
+    not_multiple: bool = False
 
     @property
     def unconstrained(self) -> bool:
-        return self.lo is None and self.hi is None and not self.multiples
+        return self.lo is None and self.hi is None and not self.multiples and not self.not_multiple
+
+    @property
+    def divisible(self) -> bool:
+        """Whether a divisibility condition applies (``integer`` or ``multipleOf``)."""
+        return self.integer or bool(self.multiples)
 
 
 @dataclass(frozen=True)
@@ -222,6 +232,8 @@ def num_empty(a: NumAlt) -> bool:
     if a.lo is not None and a.hi is not None:
         if a.lo > a.hi or (a.lo == a.hi and (a.lo_excl or a.hi_excl)):
             return True
+        if a.not_multiple:  # a wider interval always holds a non-multiple
+            return a.lo == a.hi and num_accepts(replace(a, not_multiple=False), a.lo)
         if a.integer:
             lo = math.floor(a.lo) + 1 if a.lo_excl or a.lo != math.floor(a.lo) else int(a.lo)
             hi = math.ceil(a.hi) - 1 if a.hi_excl or a.hi != math.ceil(a.hi) else int(a.hi)
@@ -234,13 +246,14 @@ def num_empty(a: NumAlt) -> bool:
 
 
 def num_accepts(a: NumAlt, v: Decimal) -> bool:
-    if a.integer and v != v.to_integral_value():
-        return False
     if a.lo is not None and (v < a.lo or (a.lo_excl and v == a.lo)):
         return False
     if a.hi is not None and (v > a.hi or (a.hi_excl and v == a.hi)):
         return False
-    return all(v % m == 0 for m in a.multiples)
+    divisible = (not a.integer or v == v.to_integral_value()) and all(
+        v % m == 0 for m in a.multiples
+    )
+    return divisible != a.not_multiple
 
 
 # ------------------------------------------------------------ intersection
@@ -264,6 +277,19 @@ def intersect_alt(a: Alt, b: Alt) -> Alt | None:
         assert isinstance(b, NumAlt)
         lo, lo_excl = _max_lo(a, b)
         hi, hi_excl = _min_hi(a, b)
+        if a.not_multiple or b.not_multiple:
+            neg, other = (a, b) if a.not_multiple else (b, a)
+            same = (other.integer, other.multiples) == (neg.integer, neg.multiples)
+            if same and not other.not_multiple:
+                return None  # D and not D
+            if other.divisible and not same:
+                raise SchemaError(
+                    "cannot combine a negated integer/multipleOf with another one",
+                    code="unsupported-keyword",
+                    keyword="not",
+                )
+            n = replace(neg, lo=lo, lo_excl=lo_excl, hi=hi, hi_excl=hi_excl)
+            return None if num_empty(n) else n
         multiples = tuple(dict.fromkeys(a.multiples + b.multiples))
         n = NumAlt(a.integer or b.integer, lo, lo_excl, hi, hi_excl, multiples)
         return None if num_empty(n) else n
@@ -365,7 +391,14 @@ def intersect(xs: list[Alt], ys: list[Alt], keyword: str, pointer: str) -> list[
     out: list[Alt] = []
     for x in xs:
         for y in ys:
-            z = intersect_alt(x, y)
+            try:
+                z = intersect_alt(x, y)
+            except SchemaError as exc:  # raised without a location: give it this one
+                if exc.pointer:
+                    raise
+                raise SchemaError(
+                    exc.message, code=exc.code, keyword=exc.keyword, pointer=pointer
+                ) from exc
             if z is not None and z not in out:
                 out.append(z)
                 if len(out) > MAX_ALTERNATIVES:
@@ -787,14 +820,14 @@ def negate_alt(ctx: SchemaContext, alt: Alt, pointer: str) -> list[Alt]:
         rest = frozenset({True, False}) - alt.values
         inside = [BoolAlt(rest)] if rest else []
     elif isinstance(alt, NumAlt):
-        if alt.unconstrained and not alt.integer:
-            inside = []
-        elif not alt.integer and not alt.multiples:
-            inside = []
-            if alt.lo is not None:
-                inside.append(NumAlt(hi=alt.lo, hi_excl=not alt.lo_excl))
-            if alt.hi is not None:
-                inside.append(NumAlt(lo=alt.hi, lo_excl=not alt.hi_excl))
+        # not (bounds and D) = (outside the bounds) or (inside them and not D)
+        inside = []
+        if alt.lo is not None:
+            inside.append(NumAlt(hi=alt.lo, hi_excl=not alt.lo_excl))
+        if alt.hi is not None:
+            inside.append(NumAlt(lo=alt.hi, lo_excl=not alt.hi_excl))
+        if alt.divisible:
+            inside.append(replace(alt, not_multiple=not alt.not_multiple))
     elif isinstance(alt, StrAlt):
         if alt.unconstrained:
             inside = []
