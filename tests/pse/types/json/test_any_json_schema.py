@@ -111,6 +111,20 @@ def test_number_negation_is_exact():
     assert (info.value.keyword, info.value.pointer) == ("not", "/not")
 
 
+def test_one_of_negates_branches_as_written():
+    """Exactly one of two required keys, under closed properties (a common shape)."""
+    schema = {
+        "type": "object",
+        "properties": {"href": {"type": "string"}, "primitive": {"enum": ["cone", "cube"]}},
+        "oneOf": [{"required": ["primitive"]}, {"required": ["href"]}],
+        "additionalProperties": False,
+    }
+    sm = compiled(schema, ordered_properties=False)
+    assert valid(sm, {"href": "x"}) and valid(sm, {"primitive": "cone"})
+    assert not valid(sm, {"href": "x", "primitive": "cone"})
+    assert not valid(sm, {}) and not valid(sm, {"primitive": "z"})
+
+
 def test_untractable_not_is_declined_or_listed_when_lenient():
     schema = {"not": {"type": "array", "uniqueItems": True}}
     with pytest.raises(SchemaError) as info:

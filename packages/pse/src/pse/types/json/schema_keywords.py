@@ -306,11 +306,14 @@ def _one_of(ctx: SchemaContext, node: Node, irs: list[list[Alt]], context: list[
         return merged
     # Exactly one: each alternative of branch i minus the alternatives of other
     # branches it overlaps (dropped outright when contained in one of them).
+    # The alternative already lies inside the context, so the other branches
+    # are negated as written: {"required": ["a"]} has a simple complement, its
+    # intersection with the context's properties often has none.
     for i, ir in enumerate(scoped):
         for alt in ir:
             overlapping = [
                 other
-                for j, branch in enumerate(scoped)
+                for j, branch in enumerate(irs)
                 if j != i
                 for other in branch
                 if _overlap(ctx, alt, other)
