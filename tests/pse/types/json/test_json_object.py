@@ -146,3 +146,24 @@ def test_schema_order_graph_is_linear_in_properties():
     assert edges < 12 * n
     assert valid(sm, {"p0": 1, "p250": 2, "p399": 3, "extra": 4})
     assert not valid(sm, {"p250": 2, "p0": 1})
+
+
+def test_schema_dependencies():
+    """dependentSchemas / schema-form dependencies: (no key) or (key and the schema)."""
+    card = compiled(
+        {"type": "object", "dependentSchemas": {"card": {"required": ["billing"]}}},
+        ordered_properties=False,
+    )
+    assert valid(card, {"card": 1, "billing": 2}) and valid(card, {"x": 1})
+    assert not valid(card, {"card": 1})
+    draft7 = compiled(
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "dependencies": {"a": {"properties": {"b": {"type": "integer"}}}, "c": ["d"]},
+        },
+        ordered_properties=False,
+    )
+    assert valid(draft7, {"a": 1, "b": 2}) and valid(draft7, {"b": "x"}) and valid(draft7, 3)
+    assert not valid(draft7, {"a": 1, "b": "x"}) and not valid(draft7, {"c": 1})
+    never = compiled({"dependentSchemas": {"a": False}})
+    assert valid(never, {"b": 1}) and not valid(never, {"a": 1})

@@ -491,6 +491,7 @@ def _objects(ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[
         "maxProperties",
         "dependentRequired",
         "dependencies",
+        "dependentSchemas",
     )
     if not any(k in schema for k in keys):
         return alts
@@ -524,26 +525,35 @@ def _objects(ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[
     if "propertyNames" in schema:
         obj = replace(obj, names=ctx.child(node, schema["propertyNames"], "propertyNames"))
     deps: dict[str, frozenset[str]] = {}
-    for keyword in ("dependentRequired", "dependencies"):
+    conditions: list[tuple[str, Sub, str, str]] = []  # (key, schema, keyword, pointer)
+    for keyword in ("dependentRequired", "dependencies", "dependentSchemas"):
         value = schema.get(keyword)
         if value is None:
             continue
         if not isinstance(value, dict):
             raise _invalid(node, keyword, f"{keyword} must be an object")
         for k, v in value.items():
-            if isinstance(v, list) and all(isinstance(x, str) for x in v):
+            if keyword != "dependentSchemas" and isinstance(v, list):
+                if not all(isinstance(x, str) for x in v):
+                    raise _invalid(node, keyword, f"{keyword}/{k} must list property names")
                 deps[k] = deps.get(k, frozenset()) | frozenset(v)
-            elif v is True or v == {}:
-                continue
-            else:
-                ctx.decline(
-                    "schema dependencies are not supported", keyword, _ptr(node, keyword, k)
-                )
+            elif keyword == "dependentRequired":
+                raise _invalid(node, keyword, f"{keyword}/{k} must be an array")
+            elif v is not True and v != {}:
+                sub = ctx.child(node, v, keyword, k)
+                conditions.append((k, sub, keyword, _ptr(node, keyword, k)))
     if deps:
         obj = replace(obj, dependent=tuple(deps.items()))
     from pse.types.json.schema_ir import intersect_alt  # noqa: PLC0415
 
-    return _map(alts, ObjAlt, lambda a: intersect_alt(a, obj))
+    alts = _map(alts, ObjAlt, lambda a: intersect_alt(a, obj))
+    for key, sub, keyword, pointer in conditions:
+        # An object holding `key` must also satisfy `sub`: (no `key`) or (`key` and sub).
+        without = ObjAlt(forbid_all=(frozenset({key}),))
+        holding = intersect([ObjAlt(required=frozenset({key}))], ctx.sub_ir(sub), keyword, pointer)
+        others = [a for a in all_alts() if not isinstance(a, ObjAlt)]
+        alts = intersect(alts, [*others, without, *holding], keyword, pointer)
+    return alts
 
 
 __all__ = ["apply_keywords"]
