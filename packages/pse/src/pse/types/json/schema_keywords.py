@@ -282,6 +282,10 @@ def _ref(ctx: SchemaContext, node: Node, ref: Any) -> list[Alt]:
     return ctx.ir(ctx.resolve(ref, node))
 
 
+#: Overlapping oneOf branches beyond this many are declined (the negations multiply).
+MAX_ONE_OF_NEGATED = 16
+
+
 def _one_of(ctx: SchemaContext, node: Node, irs: list[list[Alt]], context: list[Alt]) -> list[Alt]:
     """``oneOf``: a union of disjoint branches (within ``context``), else exact negation."""
     scoped = [intersect(context, ir, "oneOf", _ptr(node, "oneOf")) for ir in irs]
@@ -295,7 +299,7 @@ def _one_of(ctx: SchemaContext, node: Node, irs: list[list[Alt]], context: list[
         for ir in scoped:
             merged = union(merged, ir)
         return merged
-    if len(irs) > 4:
+    if len(irs) > MAX_ONE_OF_NEGATED:
         ctx.decline(
             "oneOf branches overlap and there are too many to negate",
             "oneOf",
