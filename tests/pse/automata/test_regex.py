@@ -30,6 +30,10 @@ PATTERNS = [
     ("[\\u00e0-\\u00ff]b", "[\u00e0-\u00ff]b"),
     ("\\x41\\u{1F600}", "A\U0001f600"),
     ("^[^😀]*$", r"^[^😀]*\Z"),
+    # lookaheads right after a leading ^
+    ("^(?!ab)[a-c]+$", r"^(?!ab)[a-c]+\Z"),
+    ("^(?=.*x)(?!.*y).{0,5}$", r"^(?=.*x)(?!.*y).{0,5}\Z"),
+    ("^(?!a|b$)", r"^(?!a|b\Z)"),
 ]
 ALPHABET = "abcxyAB-_.é😀ü\n0123"
 
@@ -62,7 +66,21 @@ def test_unicode_classes() -> None:
 
 @pytest.mark.parametrize(
     "pattern",
-    ["(?=a)", "(?!a)", "(?<=a)b", "(a)\\1", "\\bword", "\\k<n>", "(?i)a", "a**", "(", "[a", "\\q"],
+    [
+        "(?=a)",
+        "(?!a)",
+        "a(?=b)",
+        "^(?=a)*",
+        "(?<=a)b",
+        "(a)\\1",
+        "\\bword",
+        "\\k<n>",
+        "(?i)a",
+        "a**",
+        "(",
+        "[a",
+        "\\q",
+    ],
 )
 def test_unsupported(pattern: str) -> None:
     with pytest.raises(SchemaError) as info:

@@ -298,8 +298,9 @@ def number_dfa(
 
     ``bounds``: (exact decimal text, allowed outcome bits: 1 less, 2 equal,
     4 greater); multipleOf = ``multiple_p / multiple_q`` (``multiple_p == 0``:
-    none; ``negate_multiple``: the values that are *not* multiples); exponents limited to ``|x| <= exponent_limit``. Rows are sorted
-    ``(lo, hi, target)`` character ranges; None past ``max_states`` states.
+    none; ``negate_multiple``: the values that are *not* multiples); exponents
+    limited to ``|x| <= exponent_limit``. Rows are sorted ``(lo, hi, target)``
+    character ranges; None past ``max_states`` states.
     """
 
 def minimize_dfa(

@@ -15,13 +15,13 @@ from pse_core._core import DfaStateMachine, StateMachine, StringStateMachine
 from pse_core.errors import SchemaError
 
 from . import charset as cs
-from .dfa import ByteTable, CpDfa, lower_utf8, minimize, product, with_length
+from .dfa import ByteTable, CpDfa, complement, lower_utf8, minimize, product, with_length
 from .formats import SUPPORTED_FORMATS, format_pattern
 from .hostname import hostname_dfa, hostname_machine
 from .json_string import lower_json_string
 from .nfa import compile_regex
 from .numbers import number_machine as _number_machine
-from .regex_parser import Chars, Repeat, Seq, parse
+from .regex_parser import Assert, Chars, Look, Node, Repeat, Seq, parse
 
 __all__ = [
     "SUPPORTED_FORMATS",
@@ -40,12 +40,31 @@ def pattern_dfa(pattern: str, anchored: bool = False, keyword: str = "pattern") 
     """Minimal code-point DFA of the strings ``pattern`` matches.
 
     Unanchored (JSON Schema semantics): the pattern may match anywhere;
-    ``anchored=True`` requires it to match the whole string.
+    ``anchored=True`` requires it to match the whole string. Lookaheads right
+    after a leading ``^`` (``^(?!x)(?=.{1,9}$)...``) constrain the whole
+    string: each is intersected as "the string starts with a match" or its
+    complement.
     """
-    node = parse(pattern)
+    node, looks = _leading_lookaheads(parse(pattern))
     if not anchored:
         node = Seq((_ANY_STRING, node, _ANY_STRING))
-    return minimize(compile_regex(node, keyword))
+    dfa = minimize(compile_regex(node, keyword))
+    for look in looks:
+        ahead = minimize(compile_regex(Seq((look.node, _ANY_STRING)), keyword))
+        dfa = product(dfa, complement(ahead) if look.negative else ahead, keyword=keyword)
+    return dfa
+
+
+def _leading_lookaheads(node: Node) -> tuple[Node, list[Look]]:
+    """``^ (?=a) (?!b) rest`` as ``(^ rest, [a, b])``; other nodes unchanged."""
+    if not (isinstance(node, Seq) and node.items and node.items[0] == Assert("^")):
+        return node, []
+    items = list(node.items[1:])
+    looks: list[Look] = []
+    while items and isinstance(head := items[0], Look):
+        looks.append(head)
+        items.pop(0)
+    return Seq((Assert("^"), *items)), looks
 
 
 def regex_dfa(pattern: str, *, anchored: bool = False) -> DfaStateMachine:

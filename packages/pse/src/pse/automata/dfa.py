@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from pse_core._core import DfaStateMachine, minimize_dfa
 from pse_core.errors import SchemaError
 
+from . import charset as cs
+
 Ranges = tuple[tuple[int, int, int], ...]
 
 MAX_BYTE_STATES = 20_000
@@ -103,6 +105,19 @@ def product(a: CpDfa, b: CpDfa, *, keyword: str = "pattern", limit: int = 20_000
         trans.append(row)
         accepting.append(a.accepting[p] and b.accepting[q])
     return minimize(CpDfa(trans, accepting))
+
+
+def complement(dfa: CpDfa) -> CpDfa:
+    """The strings (of Unicode scalar values) ``dfa`` rejects."""
+    sink = len(dfa.trans)
+    rows: list[list[tuple[int, int, int]]] = []
+    for row in dfa.trans:
+        covered = cs.normalize((lo, hi) for lo, hi, _ in row)
+        gaps = cs.difference(cs.ANY, covered)
+        rows.append(sorted(list(row) + [(lo, hi, sink) for lo, hi in gaps]))
+    rows.append([(lo, hi, sink) for lo, hi in cs.ANY])
+    accepting = [not a for a in dfa.accepting] + [True]
+    return CpDfa(rows, accepting)
 
 
 def with_length(dfa: CpDfa, min_length: int, max_length: int | None, keyword: str) -> CpDfa:

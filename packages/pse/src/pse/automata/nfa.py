@@ -13,7 +13,7 @@ from pse_core.errors import SchemaError
 
 from .charset import CharSet
 from .dfa import CpDfa
-from .regex_parser import Alt, Assert, Chars, Node, Repeat, Seq
+from .regex_parser import Alt, Assert, Chars, Look, Node, Repeat, Seq
 
 MAX_NFA_STATES = 50_000
 MAX_DFA_STATES = 4_000
@@ -57,6 +57,12 @@ class Nfa:
                 self.eps[e].append(("", a))
                 e = b
             return s, e
+        if isinstance(node, Look):
+            raise SchemaError(
+                "lookahead is supported only right after a leading ^",
+                code="unsupported-pattern",
+                keyword="pattern",
+            )
         if isinstance(node, Alt):
             s, e = self.state(), self.state()
             for option in node.options:

@@ -8,9 +8,12 @@ General_Category values, ``[...]`` with ranges and negation, ``.``; groups
 {m,} {m,n}`` and their lazy forms (same language); anchors ``^``/``$``
 anywhere (no multiline flag: they assert the start/end of the whole string).
 
-Unsupported, raised as ``SchemaError(code="unsupported-pattern")``: lookaround,
-backreferences (numbered and named), word boundaries ``\\b \\B``, inline flags,
-unknown letter escapes, and malformed patterns.
+Lookaheads ``(?=...)``/``(?!...)`` parse to ``Look`` nodes; the automata
+support them right after a leading ``^`` (``pse.automata.pattern_dfa``).
+
+Unsupported, raised as ``SchemaError(code="unsupported-pattern")``: lookbehind,
+lookaheads elsewhere, backreferences (numbered and named), word boundaries
+``\\b \\B``, inline flags, unknown letter escapes, and malformed patterns.
 """
 
 from __future__ import annotations
@@ -56,7 +59,15 @@ class Assert:
     kind: str
 
 
-Node = Chars | Seq | Alt | Repeat | Assert
+@dataclass(frozen=True)
+class Look:
+    """A lookahead: ``(?=node)`` (``negative=False``) or ``(?!node)``."""
+
+    node: Node
+    negative: bool
+
+
+Node = Chars | Seq | Alt | Repeat | Assert | Look
 
 EMPTY_NODE: Node = Seq(())
 
@@ -219,7 +230,7 @@ class _Parser:
                 lo, hi = bounds
             else:
                 return atom
-            if isinstance(atom, Assert):
+            if isinstance(atom, (Assert, Look)):
                 raise self.error("quantified assertion")
             if self.peek() == "?":
                 self.i += 1  # lazy: the same language
@@ -287,8 +298,15 @@ class _Parser:
                 if end < 0:
                     raise self.error("unterminated group name")
                 self.i = end + 1
-            elif nxt in ("=", "!") or (nxt == "<" and self.peek(2) in ("=", "!")):
-                raise self.error("lookaround is not supported")
+            elif nxt in ("=", "!"):
+                self.i += 2
+                inner = self.alternation()
+                if self.peek() != ")":
+                    raise self.error("missing ')'")
+                self.i += 1
+                return Look(inner, negative=nxt == "!")
+            elif nxt == "<" and self.peek(2) in ("=", "!"):
+                raise self.error("lookbehind is not supported")
             else:
                 raise self.error("unsupported group syntax")
         node = self.alternation()

@@ -44,22 +44,6 @@ def literal_dfa(names: Iterable[str]) -> CpDfa:
     return CpDfa(trans, accepting)
 
 
-def complement(dfa: CpDfa) -> CpDfa:
-    """The strings (of Unicode scalar values) ``dfa`` rejects."""
-    from pse.automata import charset as cs  # noqa: PLC0415
-    from pse.automata.dfa import CpDfa  # noqa: PLC0415
-
-    sink = len(dfa.trans)
-    rows: list[list[tuple[int, int, int]]] = []
-    for row in dfa.trans:
-        covered = cs.normalize((lo, hi) for lo, hi, _ in row)
-        gaps = cs.difference(cs.ANY, covered)
-        rows.append(sorted(list(row) + [(lo, hi, sink) for lo, hi in gaps]))
-    rows.append([(lo, hi, sink) for lo, hi in cs.ANY])
-    accepting = [not a for a in dfa.accepting] + [True]
-    return CpDfa(rows, accepting)
-
-
 def any_string_dfa() -> CpDfa:
     from pse.automata import charset as cs  # noqa: PLC0415
     from pse.automata.dfa import CpDfa  # noqa: PLC0415
@@ -72,7 +56,7 @@ def exclude_literals(dfa: CpDfa, names: Iterable[str]) -> CpDfa:
     names = list(names)
     if not names:
         return dfa
-    from pse.automata.dfa import product  # noqa: PLC0415
+    from pse.automata.dfa import complement, product  # noqa: PLC0415
 
     return product(dfa, complement(literal_dfa(names)), keyword="propertyNames")
 
@@ -138,7 +122,6 @@ class KeyValueSchemaStateMachine(KeyValueStateMachine):
 __all__ = [
     "KeyValueSchemaStateMachine",
     "any_string_dfa",
-    "complement",
     "exclude_literals",
     "literal_dfa",
     "lower_key",

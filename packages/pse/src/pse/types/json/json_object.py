@@ -31,7 +31,6 @@ from pse.types.json.compiler import Compiler, NeverStateMachine, compiler_for
 from pse.types.json.json_key_value import (
     KeyValueSchemaStateMachine,
     any_string_dfa,
-    complement,
     exclude_literals,
     lower_key,
     name_machine,
@@ -49,7 +48,7 @@ MAX_PATTERN_REGIONS = 4
 
 def _string_dfa_of(comp: Compiler, sub: Sub, pointer: str) -> CpDfa | None:
     """The code-point DFA of the strings ``sub`` allows (``None``: no string at all)."""
-    from pse.automata.dfa import product  # noqa: PLC0415
+    from pse.automata.dfa import complement, product  # noqa: PLC0415
     from pse.types.json.json_string import str_alt_dfa  # noqa: PLC0415
 
     result: CpDfa | None = None
@@ -181,7 +180,7 @@ class _Pieces:
         pointer: str,
     ) -> list[tuple[CpDfa | None, Sub]]:
         from pse.automata import pattern_dfa  # noqa: PLC0415
-        from pse.automata.dfa import product  # noqa: PLC0415
+        from pse.automata.dfa import complement, product  # noqa: PLC0415
 
         pats = list(patterns)
         dfas: list[CpDfa] = []

@@ -54,12 +54,8 @@ def str_alt_dfa(alt: StrAlt) -> CpDfa:
     pattern is not supported.
     """
     from pse.automata import string_dfa  # noqa: PLC0415
-    from pse.automata.dfa import product  # noqa: PLC0415
-    from pse.types.json.json_key_value import (  # noqa: PLC0415
-        complement,
-        exclude_literals,
-        literal_dfa,
-    )
+    from pse.automata.dfa import complement, product  # noqa: PLC0415
+    from pse.types.json.json_key_value import exclude_literals, literal_dfa  # noqa: PLC0415
 
     if alt.literals is not None:
         rest = str_alt_dfa(replace(alt, literals=None))

@@ -84,7 +84,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     # --- strings
     Keyword("minLength", E, "code points"),
     Keyword("maxLength", E, "code points"),
-    Keyword("pattern", P, "ECMA-262 regex as an automaton, unanchored unless ^/$; several meet"),
+    Keyword(
+        "pattern",
+        P,
+        "ECMA-262 regex as an automaton, unanchored unless ^/$; lookaheads right after a "
+        "leading ^; no lookbehind, backreferences or word boundaries",
+    ),
     Keyword(
         "format",
         E,

@@ -287,7 +287,8 @@ def string_set_machine(names: Iterable[str], *, exclude: bool = False) -> StateM
 @functools.lru_cache(maxsize=1024)
 def _cached(names: frozenset[str], exclude: bool) -> StateMachine:
     try:
-        from pse.types.json.json_key_value import complement, literal_dfa, lower_key  # noqa: PLC0415
+        from pse.automata.dfa import complement  # noqa: PLC0415
+        from pse.types.json.json_key_value import literal_dfa, lower_key  # noqa: PLC0415
 
         dfa = literal_dfa(sorted(names))
         return lower_key(complement(dfa) if exclude else dfa, "enum")
