@@ -31,3 +31,10 @@ def test_const_number_compares_numerically():
     assert accepts(sm, "1")
     assert accepts(sm, "1.0")
     assert not accepts(sm, "true")
+
+
+def test_no_number_qualifies_but_other_types_do():
+    """Numeric keywords only restrict numbers: with none left, other types remain."""
+    untyped = compiled({"multipleOf": 3, "minimum": 1, "maximum": 2})
+    assert valid(untyped, "x") and valid(untyped, None)
+    assert not valid(untyped, 1) and not valid(untyped, 3)

@@ -10,7 +10,7 @@ from pse_core._core import StateMachine, Stepper
 from pse_core.errors import SchemaError
 
 from pse.types._values import parse_number
-from pse.types.json.compiler import Compiler, compiler_for
+from pse.types.json.compiler import Compiler, NeverStateMachine, compiler_for
 from pse.types.json.schema_ir import NumAlt, decimal_lcm
 from pse.types.number import NumberStateMachine
 
@@ -81,6 +81,8 @@ def build_number(comp: Compiler, alt: NumAlt) -> StateMachine:
             alt = replace(alt, integer=False, multiples=(), not_multiple=False)  # lenient
         return number_bounds_machine(alt)
     except SchemaError as exc:
+        if exc.code == "unsatisfiable":  # no number qualifies: other types still may
+            return NeverStateMachine()
         raise comp.reraise(exc, "minimum", "") from exc
 
 
