@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pse_core._core import StateMachine, Stepper
 from pse_core.errors import SchemaError
@@ -13,6 +12,9 @@ from pse.types._values import parse_number
 from pse.types.json.compiler import Compiler, NeverStateMachine, compiler_for
 from pse.types.json.schema_ir import NumAlt, decimal_lcm
 from pse.types.number import NumberStateMachine
+
+if TYPE_CHECKING:
+    from pse.automata.dfa import CpDfa
 
 
 def _arg(value: Decimal | None) -> int | float | None:
@@ -23,27 +25,49 @@ def _arg(value: Decimal | None) -> int | float | None:
     return float(value)
 
 
-def number_bounds_machine(alt: NumAlt) -> StateMachine:
-    """The machine of one number alternative (``pse.automata.number_machine`` for bounds)."""
-    if alt.unconstrained and not alt.integer:
-        return NumberStateMachine()
-    from pse.automata import number_machine  # noqa: PLC0415
-
+def _bounds(alt: NumAlt) -> dict[str, Any]:
+    """``alt``'s bounds and positive divisibility as ``pse.automata`` keyword arguments."""
     lo = hi = elo = ehi = None
     if alt.lo is not None:
         lo, elo = (None, alt.lo) if alt.lo_excl else (alt.lo, None)
     if alt.hi is not None:
         hi, ehi = (None, alt.hi) if alt.hi_excl else (alt.hi, None)
-    multiple = decimal_lcm(alt.multiples) if alt.multiples else None
-    return number_machine(
-        integer=alt.integer,
-        minimum=_arg(lo),
-        maximum=_arg(hi),
-        exclusive_minimum=_arg(elo),
-        exclusive_maximum=_arg(ehi),
-        multiple_of=_arg(multiple),
-        not_multiple=alt.not_multiple,
-    )
+    return {
+        "integer": alt.integer,
+        "minimum": _arg(lo),
+        "maximum": _arg(hi),
+        "exclusive_minimum": _arg(elo),
+        "exclusive_maximum": _arg(ehi),
+        "multiple_of": _arg(decimal_lcm(alt.multiples)) if alt.multiples else None,
+    }
+
+
+def _lowered(dfa: CpDfa, alt: NumAlt) -> StateMachine:
+    """``dfa`` minus the multiples of ``alt.excluded``, as a machine."""
+    from pse.automata.dfa import lower_utf8, product  # noqa: PLC0415
+    from pse.automata.numbers import number_dfa  # noqa: PLC0415
+
+    for modulus in alt.excluded:
+        others = number_dfa(multiple_of=_arg(modulus), not_multiple=True)
+        dfa = product(dfa, others, keyword="not")
+    if dfa.is_empty():
+        raise SchemaError(
+            "no number satisfies the constraints", code="unsatisfiable", keyword="minimum"
+        )
+    return lower_utf8(dfa, "number").machine(0)
+
+
+def number_bounds_machine(alt: NumAlt) -> StateMachine:
+    """The machine of one number alternative (``pse.automata.number_machine`` for bounds)."""
+    if alt.unconstrained and not alt.integer:
+        return NumberStateMachine()
+    if not alt.excluded:
+        from pse.automata import number_machine  # noqa: PLC0415
+
+        return number_machine(**_bounds(alt))
+    from pse.automata.numbers import number_dfa  # noqa: PLC0415
+
+    return _lowered(number_dfa(**_bounds(alt)), alt)
 
 
 def draft4_integer_machine(alt: NumAlt) -> StateMachine:
@@ -51,34 +75,17 @@ def draft4_integer_machine(alt: NumAlt) -> StateMachine:
     if alt.unconstrained:
         return NumberStateMachine(integer_only=True)
     from pse.automata import pattern_dfa  # noqa: PLC0415
-    from pse.automata.dfa import lower_utf8, product  # noqa: PLC0415
+    from pse.automata.dfa import product  # noqa: PLC0415
     from pse.automata.numbers import number_dfa  # noqa: PLC0415
 
-    lo = hi = elo = ehi = None
-    if alt.lo is not None:
-        lo, elo = (None, alt.lo) if alt.lo_excl else (alt.lo, None)
-    if alt.hi is not None:
-        hi, ehi = (None, alt.hi) if alt.hi_excl else (alt.hi, None)
-    dfa = number_dfa(
-        integer=True,
-        minimum=_arg(lo),
-        maximum=_arg(hi),
-        exclusive_minimum=_arg(elo),
-        exclusive_maximum=_arg(ehi),
-        multiple_of=_arg(decimal_lcm(alt.multiples)) if alt.multiples else None,
-    )
     syntax = pattern_dfa(r"^-?(?:0|[1-9][0-9]*)$", True, "type")
-    return lower_utf8(product(dfa, syntax, keyword="type"), "type").machine(0)
+    return _lowered(product(number_dfa(**_bounds(alt)), syntax, keyword="type"), alt)
 
 
 def build_number(comp: Compiler, alt: NumAlt) -> StateMachine:
     try:
         if alt.integer and comp.options.draft == "4":
-            if not alt.not_multiple:
-                return draft4_integer_machine(alt)
-            # Draft 4 integers are a syntax (no "1.0"); its complement is not built.
-            comp.ctx.decline("cannot negate a draft 4 integer", "not", "")
-            alt = replace(alt, integer=False, multiples=(), not_multiple=False)  # lenient
+            return draft4_integer_machine(alt)
         return number_bounds_machine(alt)
     except SchemaError as exc:
         if exc.code == "unsatisfiable":  # no number qualifies: other types still may

@@ -60,7 +60,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         "not",
         P,
         "negation of types, null/boolean consts, any string schema (a complement "
-        "automaton), number bounds with one integer/multipleOf, item and property "
+        "automaton), number bounds and integer/multipleOf, item and property "
         "counts, and `required`",
     ),
     Keyword("if", P, "`(if and then) or (not if and else)` when `if` can be negated"),

@@ -83,8 +83,8 @@ class BoolAlt:
 @dataclass(frozen=True)
 class NumAlt:
     """Numbers within the bounds that are multiples of every entry of
-    ``multiples`` (and integers when ``integer``); ``not_multiple`` negates
-    that divisibility condition (the bounds still hold)."""
+    ``multiples`` (and integers when ``integer``) and of no entry of
+    ``excluded`` (negated divisibility: ``not``, ``oneOf``)."""
 
     integer: bool = False
     lo: Decimal | None = None
@@ -92,16 +92,18 @@ class NumAlt:
     hi: Decimal | None = None
     hi_excl: bool = False
     multiples: tuple[Decimal, ...] = ()
-    not_multiple: bool = False
+    excluded: tuple[Decimal, ...] = ()
 
     @property
     def unconstrained(self) -> bool:
-        return self.lo is None and self.hi is None and not self.multiples and not self.not_multiple
+        return self.lo is None and self.hi is None and not self.multiples and not self.excluded
 
     @property
-    def divisible(self) -> bool:
-        """Whether a divisibility condition applies (``integer`` or ``multipleOf``)."""
-        return self.integer or bool(self.multiples)
+    def modulus(self) -> Decimal | None:
+        """What every value is a multiple of (``integer``: 1), or ``None``."""
+        if not self.integer and not self.multiples:
+            return None
+        return decimal_lcm((*self.multiples, Decimal(1)) if self.integer else self.multiples)
 
 
 @dataclass(frozen=True)
@@ -232,16 +234,13 @@ def num_empty(a: NumAlt) -> bool:
     if a.lo is not None and a.hi is not None:
         if a.lo > a.hi or (a.lo == a.hi and (a.lo_excl or a.hi_excl)):
             return True
-        if a.not_multiple:  # a wider interval always holds a non-multiple
-            return a.lo == a.hi and num_accepts(replace(a, not_multiple=False), a.lo)
+        if a.lo == a.hi:
+            return not num_accepts(a, a.lo)
         if a.integer:
             lo = math.floor(a.lo) + 1 if a.lo_excl or a.lo != math.floor(a.lo) else int(a.lo)
             hi = math.ceil(a.hi) - 1 if a.hi_excl or a.hi != math.ceil(a.hi) else int(a.hi)
             if lo > hi:
                 return True
-        if a.multiples and a.lo == a.hi and not a.lo_excl:
-            m = decimal_lcm(a.multiples)
-            return a.lo % m != 0
     return False
 
 
@@ -250,10 +249,9 @@ def num_accepts(a: NumAlt, v: Decimal) -> bool:
         return False
     if a.hi is not None and (v > a.hi or (a.hi_excl and v == a.hi)):
         return False
-    divisible = (not a.integer or v == v.to_integral_value()) and all(
-        v % m == 0 for m in a.multiples
-    )
-    return divisible != a.not_multiple
+    if a.integer and v != v.to_integral_value():
+        return False
+    return all(v % m == 0 for m in a.multiples) and all(v % m != 0 for m in a.excluded)
 
 
 # ------------------------------------------------------------ intersection
@@ -277,21 +275,12 @@ def intersect_alt(a: Alt, b: Alt) -> Alt | None:
         assert isinstance(b, NumAlt)
         lo, lo_excl = _max_lo(a, b)
         hi, hi_excl = _min_hi(a, b)
-        if a.not_multiple or b.not_multiple:
-            neg, other = (a, b) if a.not_multiple else (b, a)
-            same = (other.integer, other.multiples) == (neg.integer, neg.multiples)
-            if same and not other.not_multiple:
-                return None  # D and not D
-            if other.divisible and not same:
-                raise SchemaError(
-                    "cannot combine a negated integer/multipleOf with another one",
-                    code="unsupported-keyword",
-                    keyword="not",
-                )
-            n = replace(neg, lo=lo, lo_excl=lo_excl, hi=hi, hi_excl=hi_excl)
-            return None if num_empty(n) else n
         multiples = tuple(dict.fromkeys(a.multiples + b.multiples))
-        n = NumAlt(a.integer or b.integer, lo, lo_excl, hi, hi_excl, multiples)
+        excluded = tuple(dict.fromkeys(a.excluded + b.excluded))
+        n = NumAlt(a.integer or b.integer, lo, lo_excl, hi, hi_excl, multiples, excluded)
+        modulus = n.modulus
+        if modulus is not None and any(modulus % m == 0 for m in excluded):
+            return None  # every allowed multiple is an excluded one
         return None if num_empty(n) else n
     if isinstance(a, StrAlt):
         assert isinstance(b, StrAlt)
@@ -826,8 +815,12 @@ def negate_alt(ctx: SchemaContext, alt: Alt, pointer: str) -> list[Alt]:
             inside.append(NumAlt(hi=alt.lo, hi_excl=not alt.lo_excl))
         if alt.hi is not None:
             inside.append(NumAlt(lo=alt.hi, lo_excl=not alt.hi_excl))
-        if alt.divisible:
-            inside.append(replace(alt, not_multiple=not alt.not_multiple))
+        # ... and inside: not a multiple of the modulus, or a multiple of an excluded one
+        within = replace(alt, integer=False, multiples=(), excluded=())
+        modulus = alt.modulus
+        if modulus is not None:
+            inside.append(replace(within, excluded=(modulus,)))
+        inside += [replace(within, multiples=(m,)) for m in alt.excluded]
     elif isinstance(alt, StrAlt):
         if alt.unconstrained:
             inside = []
