@@ -35,6 +35,7 @@ CASES = [
     dict(multiple_of=0.0001),
     dict(multiple_of=2, minimum=0, maximum=100),
     dict(multiple_of=0.25, exclusive_minimum=-3.5),
+    dict(multiple_of=256, integer=True, minimum=512),  # past MAX_REMAINDERS at exponent 0
     # not_multiple: the divisibility check negated (the compiled form of `not`)
     dict(integer=True, not_multiple=True),
     dict(multiple_of=5, minimum=0, not_multiple=True),

@@ -223,7 +223,9 @@ Branch make_branch(const NumberConstraints& nc, int sign, int x) {
     u128 g = gcd(p, q);
     p /= g;
     q /= g;
-    if (p > nc.max_remainders) {
+    // Exponent 0 always has its check (the caller bounds multiple_p); other
+    // exponents only while they need no more states than it or max_remainders.
+    if (p > std::max<u128>(nc.max_remainders, nc.multiple_p)) {
       b.valid = false;
       return b;
     }

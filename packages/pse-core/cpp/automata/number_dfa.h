@@ -32,8 +32,8 @@ struct NumberConstraints {
   bool negate_multiple = false;
   /// Exponents are accepted only with |value| <= exponent_limit.
   int exponent_limit = 4;
-  /// A branch whose remainder check needs more states than this is left out
-  /// (for exponent 0 the caller has already refused the schema).
+  /// A branch (exponent) whose remainder check needs more states than this
+  /// and than exponent 0's (multiple_p, which the caller bounds) is left out.
   std::uint64_t max_remainders = 100;
   std::size_t max_states = 20000;
 };

@@ -12,8 +12,10 @@ schema's values; the automaton is built and minimised natively
 Exponents are bounded to stay regular: when any constraint is given, an
 exponent is accepted only if its value lies in ``-EXPONENT_LIMIT ..
 EXPONENT_LIMIT`` (leading zeros allowed), and an exponent is left out when its
-remainder check would need more than ``MAX_REMAINDERS`` states (large negative
-exponents with ``multipleOf``/``integer``).  Without constraints the native
+remainder check would need more than ``MAX_REMAINDERS`` states and more than
+exponent 0's (large negative exponents with ``multipleOf``/``integer``); a
+``multipleOf`` whose reduced numerator exceeds ``MAX_MODULUS`` is declined.
+Without constraints the native
 ``NumberStateMachine`` accepts every JSON number.
 """
 
@@ -31,6 +33,8 @@ from .dfa import CpDfa, lower_utf8
 
 EXPONENT_LIMIT = 4
 MAX_REMAINDERS = 100
+#: multipleOf (reduced p/q, integer included) is declined past this numerator.
+MAX_MODULUS = 1000
 MAX_STATES = 20_000
 
 Number = float | int | Decimal | Fraction | None
@@ -116,7 +120,7 @@ def number_dfa(
     if integer:
         multiple = Fraction(1) if multiple is None else _lcm(multiple, Fraction(1))
     p, q = (0, 1) if multiple is None else (multiple.numerator, multiple.denominator)
-    if p > MAX_REMAINDERS or q >= 2**64:
+    if p > MAX_MODULUS or q >= 2**64:
         raise SchemaError(
             "multipleOf needs too many remainder states",
             code="automaton-too-large",
