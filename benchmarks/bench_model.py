@@ -215,25 +215,30 @@ def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
+def _common(mine: list[Outcome]) -> dict[str, Any]:
+    """The columns both tables share, for one variant's outcomes."""
+    return {
+        "errors": sum(o.error is not None for o in mine),
+        "parses": sum(o.parses for o in mine),
+        "validates": sum(o.validates for o in mine),
+        "mean_new_tokens": statistics.mean(o.new_tokens for o in mine),
+        "wall_s": sum(o.seconds for o in mine),
+    }
+
+
+def _by_variant(outcomes: list[Outcome], variants: list[str]) -> list[tuple[str, list[Outcome]]]:
+    groups = [(v, [o for o in outcomes if o.variant == v]) for v in variants]
+    return [(v, mine) for v, mine in groups if mine]
+
+
 def _sweep_table(outcomes: list[Outcome], variants: list[str]) -> list[dict[str, Any]]:
     print(
         f"{'variant':<16} {'cases':>5} {'errors':>6} {'parses':>7} {'validates':>9} "
         f"{'new tok':>7} {'wall s':>7} {'s/case':>6}"
     )
     rows = []
-    for variant in variants:
-        mine = [o for o in outcomes if o.variant == variant]
-        if not mine:
-            continue
-        row = {
-            "variant": variant,
-            "cases": len(mine),
-            "errors": sum(o.error is not None for o in mine),
-            "parses": sum(o.parses for o in mine),
-            "validates": sum(o.validates for o in mine),
-            "mean_new_tokens": statistics.mean(o.new_tokens for o in mine),
-            "wall_s": sum(o.seconds for o in mine),
-        }
+    for variant, mine in _by_variant(outcomes, variants):
+        row = {"variant": variant, "cases": len(mine), **_common(mine)}
         rows.append(row)
         print(
             f"{variant:<16} {row['cases']:>5} {row['errors']:>6} "
@@ -245,34 +250,23 @@ def _sweep_table(outcomes: list[Outcome], variants: list[str]) -> list[dict[str,
 
 
 def _bfcl_table(outcomes: list[Outcome], variants: list[str]) -> list[dict[str, Any]]:
+    """As the sweep table; ``parses``/``validates`` read "valid JSON"/"valid call"."""
     print(
         f"{'variant':<16} {'tasks':>5} {'errors':>6} {'JSON':>6} {'call ok':>7} {'name':>6} "
         f"{'args':>6} {'args=':>6} {'whole':>6} {'new tok':>7} {'wall s':>7}"
     )
     rows = []
-    for variant in variants:
-        mine = [o for o in outcomes if o.variant == variant]
-        if not mine:
-            continue
+    for variant, mine in _by_variant(outcomes, variants):
         count = {
             key: sum(bool(o.extra.get(key)) for o in mine)
             for key in ("name", "args", "args_exact", "whole")
         }
-        row = {
-            "variant": variant,
-            "tasks": len(mine),
-            "errors": sum(o.error is not None for o in mine),
-            "valid_json": sum(o.parses for o in mine),
-            "valid_call": sum(o.validates for o in mine),
-            **count,
-            "mean_new_tokens": statistics.mean(o.new_tokens for o in mine),
-            "wall_s": sum(o.seconds for o in mine),
-        }
+        row = {"variant": variant, "tasks": len(mine), **_common(mine), **count}
         rows.append(row)
         n = len(mine)
         print(
-            f"{variant:<16} {n:>5} {row['errors']:>6} {_pct(row['valid_json'], n):>6} "
-            f"{_pct(row['valid_call'], n):>7} {_pct(count['name'], n):>6} "
+            f"{variant:<16} {n:>5} {row['errors']:>6} {_pct(row['parses'], n):>6} "
+            f"{_pct(row['validates'], n):>7} {_pct(count['name'], n):>6} "
             f"{_pct(count['args'], n):>6} {_pct(count['args_exact'], n):>6} "
             f"{_pct(count['whole'], n):>6} {row['mean_new_tokens']:>7.1f} {row['wall_s']:>7.1f}"
         )

@@ -58,8 +58,7 @@ def str_alt_dfa(alt: StrAlt) -> CpDfa:
     from pse.types.json.json_key_value import exclude_literals, literal_dfa  # noqa: PLC0415
 
     if alt.literals is not None:
-        rest = str_alt_dfa(replace(alt, literals=None))
-        return literal_dfa([x for x in sorted(alt.literals) if rest.accepts(x)])
+        return literal_dfa(_matching_literals(alt))
     patterns: list[str | None] = [*alt.patterns] or [None]
     formats: list[str | None] = [*alt.formats] or [None]
     dfa = string_dfa(patterns[0], alt.min_length, alt.max_length, formats[0])
@@ -73,17 +72,22 @@ def str_alt_dfa(alt: StrAlt) -> CpDfa:
     return dfa
 
 
-def allowed_literals(comp: Compiler, alt: StrAlt) -> list[str]:
+def _matching_literals(alt: StrAlt) -> list[str]:
     """The literals of ``alt`` (sorted) that satisfy its other string keywords."""
     assert alt.literals is not None
     rest = replace(alt, literals=None)
     if rest.unconstrained:
         return sorted(alt.literals)
-    try:
-        check = str_alt_dfa(rest)
-    except SchemaError as exc:
-        raise _reraised(comp, rest, exc) from exc
+    check = str_alt_dfa(rest)
     return [x for x in sorted(alt.literals) if check.accepts(x)]
+
+
+def allowed_literals(comp: Compiler, alt: StrAlt) -> list[str]:
+    """``_matching_literals``, its errors located at the keyword that caused them."""
+    try:
+        return _matching_literals(alt)
+    except SchemaError as exc:
+        raise _reraised(comp, replace(alt, literals=None), exc) from exc
 
 
 def _reraised(comp: Compiler, alt: StrAlt, exc: SchemaError) -> SchemaError:
