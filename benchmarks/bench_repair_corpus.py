@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench_repair_damage import DAMAGES, Case, corpus, render, same, tokenize, documents
+from bench_repair_damage import DAMAGES, Case, corpus, documents, render, same, tokenize
 from pgents.repair import repair_json
 
 Repair = Callable[[str], "tuple[bool, Any]"]
@@ -91,7 +91,8 @@ def accuracy(cases: list[Case], fns: dict[str, Repair], show: str | None) -> Non
             exact[case.kind, name] += right[name]
             valid[case.kind, name] += valid_json(ok, value)
             if name == "pgents" and not right[name] and show in (case.kind, "all"):
-                print(f"--- {case.kind} {case.source}\n{case.text}\n=> {value!r}\n!= {case.expected!r}")
+                print(f"--- {case.kind} {case.source}\n{case.text}")
+                print(f"=> {value!r}\n!= {case.expected!r}")
         only[case.kind, "pg"] += right["pgents"] and not right["json_repair"]
         only[case.kind, "jr"] += right["json_repair"] and not right["pgents"]
     head = "".join(f" {n[:12]:>12} exact  valid" for n in names)
@@ -103,7 +104,8 @@ def accuracy(cases: list[Case], fns: dict[str, Repair], show: str | None) -> Non
         if not n:
             continue
         cells = "".join(
-            f" {100 * sum(exact[k, m] for k in ks) / n:18.1f} {100 * sum(valid[k, m] for k in ks) / n:6.1f}"
+            f" {100 * sum(exact[k, m] for k in ks) / n:18.1f}"
+            f" {100 * sum(valid[k, m] for k in ks) / n:6.1f}"
             for m in names
         )
         pg = sum(only[k, "pg"] for k in ks)

@@ -327,7 +327,9 @@ def prose(doc: Any, rng: random.Random, pretty: bool) -> tuple[str, Any] | None:
 def raw_newlines(doc: Any, rng: random.Random, pretty: bool) -> tuple[str, Any] | None:
     """Line breaks written raw inside strings (one added where there was a space)."""
     toks = tokenize(doc)
-    spots = [n for n in _where(toks, "str") if " " in toks[n].value.strip() or "\n" in toks[n].value]
+    spots = [
+        n for n in _where(toks, "str") if " " in toks[n].value.strip() or "\n" in toks[n].value
+    ]
     if not spots:
         return None
     for n in _pick(rng, spots, 2):
@@ -465,9 +467,9 @@ def documents(max_chars: int = 4000) -> Iterator[tuple[str, Any]]:
             row = json.loads(line)
             for n, test in enumerate(row["tests"]):
                 data = test["data"]
-                if test["valid"] and isinstance(data, (dict, list)) and data:
-                    if len(json.dumps(data)) <= max_chars:
-                        yield f"maskbench:{row['unique_id']}:{n}", data
+                small = len(json.dumps(data)) <= max_chars
+                if test["valid"] and isinstance(data, (dict, list)) and data and small:
+                    yield f"maskbench:{row['unique_id']}:{n}", data
     with bfcl.open(encoding="utf-8") as fh:
         for line in fh:
             row = json.loads(line)
@@ -507,7 +509,7 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     return type(a) is type(b) and a == b
 
 
