@@ -264,3 +264,33 @@ def test_custom_generate_entry(tiny_plain: Any, tokenizer: Any) -> None:
     if out[0, -1].item() == tokenizer.eos_token_id:  # the noise model finished a value
         assert json.loads(text) == engine.get_structured_output()
     assert engine.raw_output == text or text.startswith(engine.raw_output[: len(text)])
+
+
+@pytest.mark.parametrize("multi_token", [False, True])
+def test_engine_process_logits_in_stock_generate(
+    tiny_plain: Any, tokenizer: Any, multi_token: bool
+) -> None:
+    """The documented manual hook: ``logits_processor=[engine.process_logits]`` on
+    stock transformers, with torch tensors in and out."""
+    engine = StructuringEngine(tokenizer, multi_token_sampling=multi_token)
+    engine.configure(PhraseStateMachine(PHRASE))
+    prompt = _prompt(tokenizer)
+    torch.manual_seed(2)
+    out = tiny_plain.generate(
+        prompt, max_new_tokens=60, do_sample=True, logits_processor=[engine.process_logits]
+    )
+    assert _new_text(tokenizer, out, prompt) == PHRASE
+    assert engine.get_structured_output() == json.loads(PHRASE)
+
+
+def test_process_logits_and_sample_return_tensors(tokenizer: Any) -> None:
+    engine = StructuringEngine(tokenizer)
+    engine.configure(PhraseStateMachine(PHRASE))
+    scores = torch.zeros((1, len(tokenizer)), dtype=torch.bfloat16)
+    masked = engine.process_logits(None, scores)
+    assert isinstance(masked, torch.Tensor) and masked.dtype == torch.bfloat16
+    allowed = torch.isfinite(masked[0]).nonzero().reshape(-1).tolist()
+    assert allowed == engine.allowed_token_ids()
+    ids = engine.sample(masked[0], lambda row: torch.argmax(row))
+    assert isinstance(ids, torch.Tensor) and ids.dtype == torch.long
+    assert ids.tolist() == [allowed[0]]

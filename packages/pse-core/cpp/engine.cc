@@ -11,6 +11,10 @@
 
 namespace pse {
 
+namespace {
+std::optional<std::string> best_completion(const std::vector<PathPtr>& paths);
+}  // namespace
+
 PathPtr start_path(const SMPtr& machine, std::int32_t state, bool raw) {
   auto p = std::make_shared<Path>();
   p->arena = std::make_shared<Arena>(limits::kPathArenaBlockBytes);
@@ -57,6 +61,10 @@ bool Engine::has_reached_accept_state() const {
 }
 
 std::size_t Engine::fill_bitmask(std::uint32_t* out, std::size_t words) {
+  return fill_mask(out, words).allowed;
+}
+
+MaskStatus Engine::fill_mask(std::uint32_t* out, std::size_t words) {
   const std::size_t need = (vocab->size() + 31) / 32;
   if (words < need)
     throw VocabularyError("bitmask has " + std::to_string(words) + " words, needs " +
@@ -70,10 +78,13 @@ std::size_t Engine::fill_bitmask(std::uint32_t* out, std::size_t words) {
     for (const PathPtr& p : paths_) close_path(masker_->runtime(), *p, closed);
     finished = masker_->compute(closed, out);
   }
+  // Tokens the structure itself allows, before end tokens are added (those
+  // have no bytes, so the structure never sets them).
+  const bool structural = count_bits(out, need) != 0;
   if (finished)
     for (std::int32_t id : vocab->eos_ids()) out[id >> 5] |= 1u << (id & 31);
   for (std::int32_t id : whitelist_ids_) out[id >> 5] |= 1u << (id & 31);
-  return count_bits(out, need);
+  return {count_bits(out, need), finished && !structural};
 }
 
 bool Engine::is_token_allowed(std::int32_t id) const {
@@ -112,8 +123,42 @@ std::vector<std::int32_t> Engine::consume_token(std::int32_t id) {
   if (!advance(id))
     throw TokenRejectedError("token " + std::to_string(id) + " cannot be consumed here");
   std::vector<std::int32_t> emitted{id};
-  if (!multi_token_sampling) return emitted;
+  extend_forced(id, emitted);
+  return emitted;
+}
 
+std::vector<std::int32_t> Engine::advance_within(std::int32_t id, std::int64_t budget) {
+  if (id < 0 || static_cast<std::size_t>(id) >= vocab->size()) return {};
+  if (whitelist_[id]) return {id};
+  if (vocab->is_eos(id)) {
+    if (has_reached_accept_state()) return {id};
+    return {};
+  }
+  if (vocab->is_control(id) || !vocab->token(id) || !machine_) return {};
+  std::vector<PathPtr> next;
+  for (const PathPtr& p : paths_) {
+    auto r = consume(p, *vocab->token(id), id);
+    next.insert(next.end(), r.full.begin(), r.full.end());
+  }
+  if (next.empty()) return {};
+  if (budget >= 0) {
+    auto bytes = best_completion(next);  // unknown completions count as not fitting
+    if (!bytes) return {};
+    std::size_t after = 0;
+    if (!bytes->empty()) {
+      after = fewest_tokens(vocab->trie(), *bytes).size();
+      if (after == 0) return {};
+    }
+    if (static_cast<std::int64_t>(after) + 1 > budget) return {};
+  }
+  paths_ = std::move(next);
+  std::vector<std::int32_t> emitted{id};
+  extend_forced(id, emitted);
+  return emitted;
+}
+
+void Engine::extend_forced(std::int32_t id, std::vector<std::int32_t>& emitted) {
+  if (!multi_token_sampling) return;
   auto mapped = multi_token_mapping.find(id);
   if (mapped != multi_token_mapping.end()) {
     for (std::size_t i = 1; i < mapped->second.size(); ++i) {
@@ -129,7 +174,6 @@ std::vector<std::int32_t> Engine::consume_token(std::int32_t id) {
     emitted.push_back(best->second.front());
     at += best->first.size();
   }
-  return emitted;
 }
 
 std::string Engine::forced_bytes() const {

@@ -1,5 +1,6 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -135,6 +136,43 @@ void bind_engine(nb::module_& m) {
             return e.fill_bitmask(bits, words);
           },
           nb::arg("out"), "Fill `out` with the allowed tokens; returns how many are allowed.")
+      .def(
+          "fill_mask",
+          [](Engine& e, Bitmask out) {
+            std::size_t words;
+            std::uint32_t* bits = words_of(out, words);
+            MaskStatus status;
+            {
+              nb::gil_scoped_release release;
+              status = e.fill_mask(bits, words);
+            }
+            return nb::make_tuple(status.allowed, status.only_end);
+          },
+          nb::arg("out"),
+          "fill_bitmask, returning (allowed, only_end): only_end is true when the structure is "
+          "complete and nothing but end tokens (EOS, whitelisted control tokens) is allowed.")
+      .def(
+          "advance_token",
+          [](Engine& e, std::int32_t id, std::optional<std::int64_t> budget,
+             std::optional<Bitmask> out) {
+            std::size_t words = 0;
+            std::uint32_t* bits = out ? words_of(*out, words) : nullptr;
+            std::vector<std::int32_t> emitted;
+            MaskStatus status;
+            {
+              nb::gil_scoped_release release;
+              emitted = e.advance_within(id, budget ? *budget : -1);
+              if (bits && !emitted.empty() && !e.vocab->is_eos(emitted.back()))
+                status = e.fill_mask(bits, words);
+            }
+            return nb::make_tuple(emitted, status.allowed, status.only_end);
+          },
+          nb::arg("token_id"), nb::arg("budget").none() = nb::none(),
+          nb::arg("out").none() = nb::none(),
+          "Advance on a chosen token and fill the next mask, in one call. Returns (emitted, "
+          "allowed, only_end): the ids to emit ([] when the token is not allowed or, with a "
+          "budget, no known completion fits after it; the engine is then unchanged), then "
+          "fill_mask(out) after them (0, False without `out`, when rejected or after EOS).")
       .def("allowed_token_ids",
            [](Engine& e) {
              std::vector<std::uint32_t> bits((e.vocab->size() + 31) / 32);

@@ -17,6 +17,14 @@ namespace pse {
 
 class MaskComputer;
 
+/// What a mask fill found: how many tokens are allowed, and whether the
+/// structure is complete with nothing but end tokens (EOS, whitelisted
+/// control tokens) left to choose.
+struct MaskStatus {
+  std::size_t allowed = 0;
+  bool only_end = false;
+};
+
 class Engine {
  public:
   Engine(VocabPtr vocab, bool multi_token_sampling, int max_resample_attempts);
@@ -41,10 +49,17 @@ class Engine {
   /// Fill `out` (ceil(vocab/32) words, bit i of word i/32 = token i) with
   /// the allowed tokens. Returns the number of allowed tokens.
   std::size_t fill_bitmask(std::uint32_t* out, std::size_t words);
+  /// fill_bitmask, also telling whether only end tokens are left.
+  MaskStatus fill_mask(std::uint32_t* out, std::size_t words);
   bool is_token_allowed(std::int32_t id) const;
   /// Advance on a sampled token. Returns the ids to emit: the token itself,
   /// plus the forced continuation when multi-token sampling is on.
   std::vector<std::int32_t> consume_token(std::int32_t id);
+  /// consume_token for a sampling loop: returns the ids to emit, or nothing
+  /// (the engine unchanged) when `id` is not allowed or, with a `budget` >= 0
+  /// (tokens that may still be emitted, this one included), when no known
+  /// completion fits in the budget after it.
+  std::vector<std::int32_t> advance_within(std::int32_t id, std::int64_t budget);
   /// Advance on arbitrary text (token healing applies). False if rejected.
   bool consume_text(std::string_view text, bool token_healing);
   /// Shortest bytes that complete the structure from here (nullopt: unknown,
@@ -61,6 +76,8 @@ class Engine {
 
  private:
   bool advance(std::int32_t id);
+  /// Append the continuation that multi-token sampling forces after `id`.
+  void extend_forced(std::int32_t id, std::vector<std::int32_t>& emitted);
   std::string forced_bytes() const;
 
   SMPtr machine_;

@@ -276,6 +276,19 @@ class Engine:
     def raw_output(self) -> str: ...
     def reset(self, hard_reset: bool = False) -> None: ...
     def fill_bitmask(self, out: NDArray[np.int32]) -> int: ...
+    def fill_mask(self, out: NDArray[np.int32]) -> tuple[int, bool]:
+        """``fill_bitmask``, returning ``(allowed, only_end)``: ``only_end`` when the
+        structure is complete and only end tokens (EOS, whitelisted) are allowed."""
+    def advance_token(
+        self, token_id: int, budget: int | None = None, out: NDArray[np.int32] | None = None
+    ) -> tuple[list[int], int, bool]:
+        """Advance on a chosen token and fill the next mask in one call.
+
+        Returns ``(emitted, allowed, only_end)``: the ids to emit (``[]`` when
+        the token is not allowed or, with ``budget``, no known completion fits
+        after it; the engine is then unchanged), then ``fill_mask(out)`` after
+        them (``0, False`` without ``out``, when rejected, or after EOS).
+        """
     def allowed_token_ids(self) -> list[int]: ...
     def is_token_allowed(self, token_id: int) -> bool: ...
     def consume_token(self, token_id: int) -> list[int]: ...

@@ -6,15 +6,23 @@ allocated on the host (pinned when CUDA is available, so the copy is
 asynchronous); :func:`apply_token_bitmask_inplace` moves the packed words (4
 bytes per 32 tokens) to the logits' device and unpacks them there, so no step
 copies the whole vocabulary between host and device.
+
+Importing this module registers torch tensors with :mod:`pse.arrays`, so
+``StructuringEngine.process_logits`` and ``sample`` return tensors on the
+caller's device and dtype.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch
+from numpy.typing import NDArray
 
-__all__ = ["allocate_token_bitmask", "apply_token_bitmask_inplace", "fill_token_bitmask"]
+from pse.arrays import ArrayType, register_array_type
+
+__all__ = ["allocate_token_bitmask", "apply_token_bitmask_inplace", "unpack_token_bitmask"]
 
 _SHIFTS: dict[torch.device, torch.Tensor] = {}
 
@@ -27,12 +35,6 @@ def allocate_token_bitmask(batch_size: int, vocab_size: int) -> torch.Tensor:
         return torch.zeros((batch_size, words), dtype=torch.int32, pin_memory=pin)
     except RuntimeError:  # pinning can fail (no driver, limits): fall back to pageable memory
         return torch.zeros((batch_size, words), dtype=torch.int32)
-
-
-def fill_token_bitmask(engine: Any, bitmask: torch.Tensor, index: int = 0) -> int:
-    """Let ``engine`` fill row ``index`` of a host ``bitmask``; return the allowed count."""
-    row = bitmask[index] if bitmask.dim() == 2 else bitmask
-    return int(engine.fill_bitmask(row.numpy()))
 
 
 def _shifts(device: torch.device) -> torch.Tensor:
@@ -103,3 +105,41 @@ def apply_token_bitmask_inplace(
     )
     logits.index_copy_(0, rows, selected)
     return logits
+
+
+def _to_numpy(tensor: torch.Tensor) -> NDArray[Any]:
+    host = tensor.detach().cpu()
+    if host.dtype == torch.bfloat16:  # NumPy has no bfloat16
+        host = host.float()
+    return host.numpy()
+
+
+def _from_numpy(values: NDArray[Any], like: torch.Tensor) -> torch.Tensor:
+    return torch.from_numpy(np.ascontiguousarray(values)).to(like.device, like.dtype)
+
+
+def _apply_mask(logits: torch.Tensor, bitmask: NDArray[np.int32]) -> torch.Tensor:
+    return apply_token_bitmask_inplace(logits, torch.from_numpy(bitmask))
+
+
+def _token_ids(ids: list[int], like: torch.Tensor) -> torch.Tensor:
+    return torch.tensor(ids, dtype=torch.long, device=like.device)
+
+
+def _exclude(logits: torch.Tensor, token_id: int) -> torch.Tensor:
+    copy = logits.clone()
+    copy[..., token_id] = float("-inf")
+    return copy
+
+
+register_array_type(
+    ArrayType(
+        name="torch",
+        is_instance=lambda value: isinstance(value, torch.Tensor),
+        to_numpy=_to_numpy,
+        from_numpy=_from_numpy,
+        apply_mask=_apply_mask,
+        token_ids=_token_ids,
+        exclude=_exclude,
+    )
+)

@@ -23,7 +23,6 @@ as ``model.generate(..., custom_generate=make_custom_generate(engine))``.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +30,9 @@ import torch
 from transformers import LogitsProcessorList, StoppingCriteriaList
 from transformers.generation.utils import GenerateDecoderOnlyOutput
 
-from pse_torch.processor import EngineBatch, PSELogitsProcessor
+from pse.batch import EngineBatch, token_budget
+from pse_torch.mask import allocate_token_bitmask, apply_token_bitmask_inplace
+from pse_torch.processor import PSELogitsProcessor
 
 __all__ = ["make_custom_generate", "make_sampler", "pse_sample", "sample_token"]
 
@@ -47,7 +48,7 @@ def sample_token(scores: torch.Tensor, do_sample: bool) -> int:
 
 
 def make_sampler(do_sample: bool) -> Sampler:
-    """The sampler :meth:`StructuringEngine.sample` calls: scores row -> token id."""
+    """The default token choice: scores row -> token id (argmax, or multinomial)."""
 
     def sampler(scores: torch.Tensor) -> int:
         return sample_token(scores, do_sample)
@@ -55,17 +56,22 @@ def make_sampler(do_sample: bool) -> Sampler:
     return sampler
 
 
-class _RowMask(PSELogitsProcessor):
+class _RowMask:
     """Masks the rows the loop will sample this step; the loop advances the engines."""
 
-    def __init__(self, batch: EngineBatch) -> None:
-        super().__init__(batch.engines[0])
-        self._batch = batch
+    def __init__(self, batch: EngineBatch, bitmask: torch.Tensor) -> None:
+        self.batch = batch
+        self.bitmask = bitmask
         self.rows: list[int] = []
 
     def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
-        assert self._batch is not None
-        return self._batch.mask_(scores, self.rows)
+        rows = self.rows
+        if not self.batch.constrained or not rows:
+            return scores
+        self.batch.fill(rows)
+        if len(rows) == self.batch.size:
+            return apply_token_bitmask_inplace(scores, self.bitmask)
+        return apply_token_bitmask_inplace(scores, self.bitmask[rows], indices=rows)
 
 
 def _is_engine_hook(processor: Any) -> bool:
@@ -74,11 +80,6 @@ def _is_engine_hook(processor: Any) -> bool:
         return True
     owner = getattr(processor, "__self__", None)
     return getattr(processor, "__name__", "") == "process_logits" and hasattr(owner, "fill_bitmask")
-
-
-def _spare_rows(engine: Any) -> list[Any]:
-    spare = getattr(engine, "_pse_torch_rows", None)
-    return list(spare) if spare else []
 
 
 def pse_sample(
@@ -108,26 +109,23 @@ def pse_sample(
         raise NotImplementedError("pse-torch supports decoder-only models")
     del synced_gpus  # single-process decoding
     batch_size = input_ids.shape[0]
-    batch = EngineBatch(engine, batch_size, _spare_rows(engine))
+    bitmask = allocate_token_bitmask(batch_size, engine.vocab_size)
+    batch = EngineBatch(
+        engine, batch_size, getattr(engine, "_pse_torch_rows", None), bitmask.numpy()
+    )
     batch.reset()
-    with contextlib.suppress(AttributeError):  # a native engine without __dict__
-        engine._pse_torch_rows = batch.engines[1:]
+    engine._pse_torch_rows = batch.engines[1:]
     choose = sampler or make_sampler(bool(generation_config.do_sample))
-    row_mask = _RowMask(batch)
+    row_mask = _RowMask(batch, bitmask)
     processors = LogitsProcessorList(
         [row_mask, *(p for p in (logits_processor or []) if not _is_engine_hook(p))]
     )
 
     pad_tensor = generation_config._pad_token_tensor
     eos_tensor = generation_config._eos_token_tensor
-    stop_ids = (
-        {int(t) for t in eos_tensor.reshape(-1).tolist()} if eos_tensor is not None else set()
-    )
-    stop_ids |= batch.eos_ids
-    finish_id = next(
-        (int(t) for t in (eos_tensor.reshape(-1).tolist() if eos_tensor is not None else [])),
-        min(batch.eos_ids) if batch.eos_ids else None,
-    )
+    eos_list = [int(t) for t in eos_tensor.reshape(-1).tolist()] if eos_tensor is not None else []
+    stop_ids = set(eos_list) | batch.eos_ids
+    finish_id = eos_list[0] if eos_list else (min(batch.eos_ids) if batch.eos_ids else None)
     pad_id = int(pad_tensor.reshape(-1)[0]) if pad_tensor is not None else (finish_id or 0)
     max_length = getattr(stopping_criteria, "max_length", None)
 
@@ -141,8 +139,6 @@ def pse_sample(
 
     device = input_ids.device
     unfinished = torch.ones(batch_size, dtype=torch.bool, device=device)
-    finished_rows = [False] * batch_size
-    queues: list[list[int]] = [[] for _ in range(batch_size)]
     use_cache = bool(model_kwargs.get("use_cache", True))
 
     outputs = model._prefill(
@@ -162,37 +158,27 @@ def pse_sample(
         first = False
         logits = outputs.logits[:, -1].to(copy=True, dtype=torch.float32, device=device)
 
-        row_mask.rows = [r for r in range(batch_size) if not finished_rows[r] and not queues[r]]
+        row_mask.rows = batch.sampling_rows()
         scores = processors(input_ids, logits.clone() if logits_out is not None else logits)
         if scores_out is not None:
             scores_out += (scores,)
         if logits_out is not None:
             logits_out += (logits,)
 
-        # Tokens each row may still emit, keeping one for the end-of-sequence token.
-        budget = None
-        if max_length is not None and getattr(engine, "budget_aware", True):
-            budget = max(1, max_length - input_ids.shape[1] - (finish_id is not None))
+        budget = token_budget(engine, max_length, input_ids.shape[1], finish_id is not None)
         for r in row_mask.rows:
             if batch.constrained:
-                ids = [int(t) for t in batch.engines[r].sample(scores[r], choose, budget)]
+                batch.choose(r, scores[r], choose, budget, finish_id)
             else:
-                ids = [int(choose(scores[r]))]
-            if ids[-1] not in stop_ids and batch.constrained and batch.is_complete(r):
-                if finish_id is not None:
-                    ids.append(finish_id)
-                else:
-                    batch.done[r] = True
-            queues[r] = ids
+                batch.pending[r].append(int(choose(scores[r])))
 
-        live = [r for r in range(batch_size) if not finished_rows[r]]
-        count = min(len(queues[r]) for r in live)
-        if max_length is not None:
-            count = max(1, min(count, max_length - input_ids.shape[1]))
+        live = [r for r in range(batch_size) if not batch.done[r]]
+        limit = max_length - input_ids.shape[1] if max_length is not None else None
+        chunks = batch.take(live, limit)
+        count = len(chunks[0])
         new_tokens = torch.full((batch_size, count), pad_id, dtype=input_ids.dtype)
-        for r in live:
-            new_tokens[r] = torch.tensor(queues[r][:count], dtype=input_ids.dtype)
-            del queues[r][:count]
+        for r, chunk in zip(live, chunks, strict=True):
+            new_tokens[r] = torch.tensor(chunk, dtype=input_ids.dtype)
         new_tokens = new_tokens.to(device)
         input_ids = torch.cat([input_ids, new_tokens], dim=-1)
         model_kwargs = model._update_model_kwargs_for_generation(
@@ -204,13 +190,14 @@ def pse_sample(
 
         unfinished &= ~stopping_criteria(input_ids, scores).to(device)
         for r in live:
-            ended = int(new_tokens[r, -1]) in stop_ids or (batch.done[r] and not queues[r])
-            if ended:
-                unfinished[r] = False
+            if int(new_tokens[r, -1]) in stop_ids:
                 batch.done[r] = True
-        finished_rows = [not bool(u) for u in unfinished.tolist()]
+        for r, alive in enumerate(unfinished.tolist()):
+            if not alive:
+                batch.done[r] = True
+        unfinished &= torch.tensor([not d for d in batch.done], device=device)
         del outputs
-        if all(finished_rows):
+        if all(batch.done):
             break
 
     if streamer is not None:

@@ -17,8 +17,10 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 from pse_core._core import Engine, StateMachine, Stepper, apply_token_bitmask_inplace
-from pse_core.errors import BudgetError, NoValidTokenError, SamplingError
+from pse_core.errors import NoValidTokenError
 
+from pse.arrays import array_type_of, mask_logits, token_ids
+from pse.batch import StockLoop, choose_token
 from pse.vocabulary import load_vocabulary
 
 __all__ = ["StructuringEngine"]
@@ -47,6 +49,8 @@ class StructuringEngine(Engine):
             when this is true (the default; see docs/budget.md).
     """
 
+    _pse_stock_loop: StockLoop | None = None
+
     def __init__(
         self,
         tokenizer: Any,
@@ -70,6 +74,7 @@ class StructuringEngine(Engine):
         JSON Schema dict, callable, or a list/tuple of these); keyword
         arguments go to the schema compiler.
         """
+        self._pse_stock_loop = None  # a new output starts
         if isinstance(structure, StateMachine) and not kwargs:
             self.state_machine = structure
             return
@@ -87,41 +92,61 @@ class StructuringEngine(Engine):
 
     # -------------------------------------------------------------------- logits
 
-    def process_logits(self, input_ids: Any, scores: Any) -> NDArray[np.floating[Any]]:
+    def process_logits(self, input_ids: Any, scores: Any) -> Any:
         """Mask the logits of tokens the structure forbids with ``-inf``.
 
-        ``scores`` has shape ``(vocab,)`` or ``(batch, vocab)``; anything
-        ``np.asarray`` accepts works. Float arrays keep their dtype (float16,
-        float32 and float64 C-contiguous writable arrays are masked in place);
-        other inputs come back as float32. Columns beyond the tokenizer's
-        vocabulary are masked. Without a configured structure the scores pass
-        through unchanged.
+        ``scores`` has shape ``(vocab,)`` or ``(batch, vocab)`` and comes back
+        in its own array type (see :mod:`pse.arrays`): a torch tensor on its
+        device and dtype, an ``mx.array``, a TF or JAX array, NumPy. NumPy
+        float16/32/64 C-contiguous writable arrays are masked in place, other
+        floats keep their dtype, anything else ``np.asarray`` accepts becomes
+        float32. Columns beyond the tokenizer's vocabulary are masked. Without
+        a configured structure the scores pass through unchanged.
+
+        ``input_ids`` (the token ids so far, ``(length,)`` or ``(batch,
+        length)``, any array type or a list) make this a logits processor for
+        loops that choose tokens themselves, such as transformers'
+        ``model.generate(input_ids, logits_processor=[engine.process_logits])``:
+        the engine advances with the ids appended since the last call (a call
+        whose ids are not longer starts afresh), each batch row with its own
+        engine (see :mod:`pse.batch`). Ids that :meth:`sample` already
+        consumed are matched, not consumed twice. With ``input_ids=None`` the
+        engine's current mask applies to every row.
 
         Raises:
             NoValidTokenError: no token at all is allowed.
         """
-        del input_ids  # the engine tracks its own history
-        given = np.asarray(scores)
-        if given.ndim not in (1, 2):
-            raise ValueError(
-                f"scores must have shape (vocab,) or (batch, vocab), got {given.shape}"
-            )
-        if given.dtype in _MASKABLE and given.flags.c_contiguous and given.flags.writeable:
-            work = given
-        elif np.issubdtype(given.dtype, np.floating):
-            work = np.array(given, dtype=given.dtype if given.dtype in _MASKABLE else np.float32)
+        kind = array_type_of(scores)
+        if kind is None:
+            given = np.asarray(scores)
+            work = _maskable(given)
         else:
-            work = np.array(given, dtype=np.float32)
+            given = work = scores
+        shape = tuple(work.shape)
+        if len(shape) not in (1, 2):
+            raise ValueError(f"scores must have shape (vocab,) or (batch, vocab), got {shape}")
         if self.state_machine is None:  # nothing configured: no constraint
             return work
-
-        mask = self.token_bitmask(work.shape[-1])
-        if not mask.any():
-            raise NoValidTokenError("no token is allowed by the structure at this step")
-        apply_token_bitmask_inplace(work, mask)  # one mask row applies to every batch row
+        if input_ids is None:
+            mask = self.token_bitmask(shape[-1])
+            if not mask.any():
+                raise NoValidTokenError("no token is allowed by the structure at this step")
+        else:
+            rows = shape[0] if len(shape) == 2 else 1
+            batch, _ = self._stock_loop().masks(input_ids, rows)
+            mask = batch.bitmask if rows > 1 else batch.bitmask[0]
+        if kind is not None:
+            return mask_logits(work, mask)
+        apply_token_bitmask_inplace(work, mask)
         if work.dtype != given.dtype and np.issubdtype(given.dtype, np.floating):
             return work.astype(given.dtype)
         return work
+
+    def _stock_loop(self) -> StockLoop:
+        loop: StockLoop | None = getattr(self, "_pse_stock_loop", None)
+        if loop is None:
+            loop = self._pse_stock_loop = StockLoop(self)
+        return loop
 
     def token_bitmask(self, width: int | None = None) -> NDArray[np.int32]:
         """Return the allowed-token bitmask (bit ``i % 32`` of word ``i // 32``).
@@ -140,15 +165,15 @@ class StructuringEngine(Engine):
 
     # ------------------------------------------------------------------ sampling
 
-    def sample(
-        self, logprobs: Any, sampler: Callable[..., Any], budget: int | None = None
-    ) -> NDArray[np.int64]:
+    def sample(self, logprobs: Any, sampler: Callable[..., Any], budget: int | None = None) -> Any:
         """Sample a token with ``sampler``, advance the engine, return the ids to emit.
 
         ``sampler(logprobs)`` returns a token id (scalar, shape ``(1,)`` or
-        ``(1, 1)``). A forbidden token is resampled up to
-        ``max_resample_attempts`` times. The result has shape ``(n,)``:
-        ``n > 1`` when multi-token sampling appends a forced continuation.
+        ``(1, 1)``, any array type). A forbidden token is resampled up to
+        ``max_resample_attempts`` times. The result is an int64 array of
+        shape ``(n,)`` in ``logprobs``' array type (NumPy for lists and
+        unregistered types): ``n > 1`` when multi-token sampling appends a
+        forced continuation.
 
         ``budget`` is the number of tokens that may still be emitted, this one
         included. With it, the output stays completable within the budget:
@@ -162,76 +187,11 @@ class StructuringEngine(Engine):
             SamplingError: the sampler kept returning forbidden tokens.
             BudgetError: ``budget`` is below the shortest completion.
         """
-        plan = self.completion_token_ids() if budget is not None else None
-        if budget is not None and plan is not None:
-            if budget < len(plan):
-                raise BudgetError(
-                    f"a budget of {budget} token(s) cannot complete the structure: "
-                    f"the shortest completion needs {len(plan)}"
-                )
-            if plan and budget == len(plan):  # no slack: finish now
-                return self._emit_plan(plan)
-        token_id = self._sampled_id(sampler(logprobs))
-        allowed = self.is_token_allowed(token_id)
-        attempts = 0
-        while not allowed and attempts < self.max_resample_attempts:
-            attempts += 1
-            token_id = self._sampled_id(sampler(logprobs))
-            allowed = self.is_token_allowed(token_id)
-        if not allowed:
-            raise SamplingError(
-                f"sampled token {token_id} ({self._token_text(token_id)!r}) is not allowed "
-                f"by the structure after {attempts} resample attempt(s)"
-            )
-        if budget is not None and plan is not None:
-            token_id = self._fit_budget(token_id, logprobs, sampler, budget, plan)
-        return np.asarray(self.consume_token(token_id), dtype=np.int64)
-
-    def _fit_budget(
-        self,
-        token_id: int,
-        logprobs: Any,
-        sampler: Callable[..., Any],
-        budget: int,
-        plan: list[int],
-    ) -> int:
-        """The sampled token if a completion still fits after it; otherwise resample
-        without it (bounded), falling back on the shortest completion's first token
-        (or end-of-sequence when the structure is already complete)."""
-        excluded: Any = None
-        eos = set(self.native_vocabulary.eos_token_ids)
-        for _ in range(max(self.max_resample_attempts, 1) * 4):
-            if token_id in eos:  # allowed, hence complete: nothing more to fit
-                return token_id
-            after = self.completion_length_after(token_id)
-            if after is not None and 1 + after <= budget:
-                return token_id
-            excluded = _without(logprobs if excluded is None else excluded, token_id)
-            token_id = self._sampled_id(sampler(excluded))
-            if not self.is_token_allowed(token_id):
-                break
-        return plan[0] if plan else self.native_vocabulary.eos_token_ids[0]
-
-    def _emit_plan(self, plan: list[int]) -> NDArray[np.int64]:
-        """Emit the shortest completion (all of it with multi-token sampling)."""
-        emitted = plan if self.multi_token_sampling else plan[:1]
-        multi, self.multi_token_sampling = self.multi_token_sampling, False
-        try:  # the plan is already the whole continuation: no forced extras
-            for token_id in emitted:
-                self.consume_token(token_id)
-        finally:
-            self.multi_token_sampling = multi
-        return np.asarray(emitted, dtype=np.int64)
-
-    @staticmethod
-    def _sampled_id(sampled: Any) -> int:
-        ids = np.asarray(sampled).reshape(-1)
-        if ids.size != 1:
-            raise ValueError(
-                f"the sampler returned {ids.size} token ids; a StructuringEngine tracks one "
-                "sequence, so use one engine per batch row"
-            )
-        return int(ids[0])
+        emitted = choose_token(self, logprobs, sampler, budget)[0]
+        loop: StockLoop | None = getattr(self, "_pse_stock_loop", None)
+        if loop is not None and loop.batch is not None and loop.seen is not None:
+            loop.batch.pending[0].extend(emitted)  # the next input_ids will hold them
+        return token_ids(emitted, logprobs)
 
     # -------------------------------------------------------------------- output
 
@@ -303,12 +263,6 @@ class StructuringEngine(Engine):
     def _decode(self, token_ids: list[int]) -> str:
         return str(self.tokenizer.decode(list(token_ids)))
 
-    def _token_text(self, token_id: int) -> str:
-        try:
-            return self._decode([token_id])
-        except Exception:  # noqa: BLE001 - out-of-range ids and odd tokenizers
-            return "<unknown>"
-
     def _token_id(self, token: str) -> int:
         vocab = self.tokenizer.get_vocab() if hasattr(self.tokenizer, "get_vocab") else {}
         if token in vocab:
@@ -317,14 +271,6 @@ class StructuringEngine(Engine):
         if len(ids) == 1:
             return int(ids[0])
         raise ValueError(f"control token {token!r} is not a single token of this tokenizer")
-
-
-def _without(logprobs: Any, token_id: int) -> Any:
-    """A copy of ``logprobs`` with ``token_id`` excluded (NumPy or any array with
-    ``clone``/``copy`` and item assignment, such as a torch tensor)."""
-    copy = logprobs.clone() if hasattr(logprobs, "clone") else np.array(logprobs, copy=True)
-    copy[..., token_id] = float("-inf")
-    return copy
 
 
 def _labelled_parts(stepper: Stepper) -> Iterator[tuple[str, Stepper]]:
@@ -391,3 +337,12 @@ def _is_model(output_type: Any) -> bool:
     except ImportError:  # pragma: no cover - pydantic is a dependency of pse
         return False
     return isinstance(output_type, type) and issubclass(output_type, BaseModel)
+
+
+def _maskable(given: NDArray[Any]) -> NDArray[Any]:
+    """``given`` itself when it can be masked in place, else a float copy."""
+    if given.dtype in _MASKABLE and given.flags.c_contiguous and given.flags.writeable:
+        return given
+    if np.issubdtype(given.dtype, np.floating):
+        return np.array(given, dtype=given.dtype if given.dtype in _MASKABLE else np.float32)
+    return np.array(given, dtype=np.float32)
