@@ -60,6 +60,7 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
     } else {
       for (std::int32_t id : e.sparse) bits_[id >> 5] |= 1u << (id & 31);
     }
+    if (!e.lexer_exits.empty()) lexer_exits(p, e, depth);
     if (e.exit_bytes.empty()) continue;
     // The rest of a token after the leaf ends goes to the stack below it.
     Arena::Mark m = arena_.mark();
@@ -74,6 +75,27 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
         mark(d);
         if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
       }
+    }
+    arena_.rewind(m);
+  }
+}
+
+void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t depth) {
+  const auto& exits = e.lexer_exits;
+  for (std::size_t i = 0; i < exits.size();) {
+    std::size_t j = i;
+    while (j < exits.size() && exits[j].state == exits[i].state && exits[j].local == exits[i].local) ++j;
+    Arena::Mark m = arena_.mark();
+    Positions& below = level(2 * depth);
+    rt_.closure(rt_.pop(rt_.with(p, exits[i].state, exits[i].local, p->flags | kConsumed, p->hist)),
+                below);
+    for (; i < j; ++i) {
+      std::uint32_t d = exits[i].node;
+      Positions& stepped = level(2 * depth + 1);
+      rt_.advance(below, nodes_[d].byte, stepped);
+      if (stepped.empty()) continue;
+      mark(d);
+      if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
     }
     arena_.rewind(m);
   }

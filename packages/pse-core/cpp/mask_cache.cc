@@ -1,5 +1,6 @@
 #include "pse_core/mask_cache.h"
 
+#include <algorithm>
 #include <array>
 
 #include "nodes/leaf.h"
@@ -16,6 +17,7 @@ struct Builder {
   const TrieMap& trie;
   std::vector<std::int32_t> inside;
   std::array<std::vector<std::uint32_t>, 256> exits;
+  std::vector<MaskEntry::LexerExit> lexer_exits;
 
   void walk(std::uint32_t u, std::int32_t state, std::uint64_t local) {
     for (std::uint32_t c = u + 1; c < nodes[u].end; c = nodes[c].end) {
@@ -26,7 +28,10 @@ struct Builder {
       inside.insert(inside.end(), trie.ids(n), trie.ids(n) + (n.ids_end - n.ids_begin));
       if (n.end == c + 1) continue;  // no children
       if (leaf::accepting(leaf.kind, *leaf.node, s, l))
-        for (std::uint32_t d = c + 1; d < n.end; d = nodes[d].end) exits[nodes[d].byte].push_back(d);
+        for (std::uint32_t d = c + 1; d < n.end; d = nodes[d].end) {
+          if (leaf.kind == Kind::kLexer) lexer_exits.push_back({s, l, d});
+          else exits[nodes[d].byte].push_back(d);
+        }
       walk(c, s, l);
     }
   }
@@ -36,7 +41,7 @@ struct Builder {
 
 std::size_t MaskEntry::bytes() const {
   return dense.size() * 4 + sparse.size() * 4 + exit_offsets.size() * 4 + exit_nodes.size() * 4 +
-         exit_bytes.size();
+         exit_bytes.size() + lexer_exits.size() * sizeof(LexerExit);
 }
 
 std::size_t MaskCache::KeyHash::operator()(const Key& k) const {
@@ -59,7 +64,7 @@ const MaskEntry& MaskCache::get(const Key& key, const Frame& leaf, const TrieMap
   auto it = entries_.find(key);
   if (it != entries_.end()) return *it->second;
 
-  Builder b{leaf, trie.nodes(), trie, {}, {}};
+  Builder b{leaf, trie.nodes(), trie, {}, {}, {}};
   b.walk(key.root, leaf.state, leaf.local);
   auto entry = std::make_unique<MaskEntry>();
   if (b.inside.size() * limits::kSparseDivisor > vocab_size) {
@@ -68,6 +73,10 @@ const MaskEntry& MaskCache::get(const Key& key, const Frame& leaf, const TrieMap
   } else {
     entry->sparse = std::move(b.inside);
   }
+  std::stable_sort(b.lexer_exits.begin(), b.lexer_exits.end(), [](const auto& x, const auto& y) {
+    return x.state != y.state ? x.state < y.state : x.local < y.local;
+  });
+  entry->lexer_exits = std::move(b.lexer_exits);
   std::size_t total = 0;
   for (const auto& e : b.exits) total += e.size();
   if (total) {

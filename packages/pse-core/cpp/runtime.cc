@@ -177,9 +177,14 @@ const Frame* Runtime::push(const Frame* parent, const StateMachine* node, std::i
                 0);
   }
   std::int32_t s = 0;
+  std::uint64_t local = 0;
   if (node->kind == Kind::kGraph) s = state >= 0 ? state : node->start;
   if (node->kind == Kind::kDfa) s = node->start;
-  const Frame* f = make(parent, node, node->kind, s, target, 0, 0);
+  if (node->kind == Kind::kGrammar) {
+    s = -1;
+    local = grammar_start(*node);
+  }
+  const Frame* f = make(parent, node, node->kind, s, target, local, 0);
   check_depth(f);
   return f;
 }
@@ -188,6 +193,7 @@ const Frame* Runtime::pop(const Frame* f) {
   if (f->depth <= root_depth_ || !f->parent || f->done())
     return with(f, f->state, f->local, f->flags | kDone | kConsumed, f->hist);
   const Frame* p = f->parent;
+  if (p->kind == Kind::kGrammar) return grammar_pop(f);
   const Hist* hist = p->hist;
   if (record_) hist = arena_.make(Hist{p->hist, f, offset});
   std::uint8_t flags = p->flags | kConsumed;
@@ -217,6 +223,9 @@ void Runtime::closure(const Frame* f, Positions& out) {
       return;
     case Kind::kWaitFor:
       wait_closure(f, out);
+      return;
+    case Kind::kGrammar:
+      grammar_closure(f, out);
       return;
     default:
       break;

@@ -79,6 +79,10 @@ class Runtime {
   void graph_closure(const Frame* f, Positions& out);
   void loop_closure(const Frame* f, Positions& out);
   void wait_closure(const Frame* f, Positions& out);
+  // Grammars (cpp/grammar/grammar_runtime.cc).
+  std::uint64_t grammar_start(const StateMachine& node);
+  void grammar_closure(const Frame* f, Positions& out);
+  const Frame* grammar_pop(const Frame* lexeme);
   void check_depth(const Frame* f);
 
   Arena& arena_;

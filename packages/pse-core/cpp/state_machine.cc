@@ -5,6 +5,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "grammar/grammar.h"
 #include "pse_core/errors.h"
 #include "runtime.h"
 #include "support/utf8.h"
@@ -150,6 +151,9 @@ bool StateMachine::nullable() const {
     case Kind::kDfa:
       result = start >= 0 && !accepting.empty() && accepting[start];
       break;
+    case Kind::kGrammar:
+      result = grammar->start_nullable();
+      break;
     default:
       break;
   }
@@ -257,6 +261,8 @@ const char* kind_name(Kind kind) {
     case Kind::kDfa: return "dfa";
     case Kind::kBuffer: return "buffer";
     case Kind::kExternal: return "external";
+    case Kind::kGrammar: return "grammar";
+    case Kind::kLexer: return "lexer";
   }
   return "?";
 }

@@ -20,6 +20,7 @@ void bind_stepper(nb::module_& m);
 void bind_vocabulary(nb::module_& m);
 void bind_engine(nb::module_& m);
 void bind_automata(nb::module_& m);
+void bind_grammar(nb::module_& m);
 
 /// Mark the nodes under `root` whose Python class overrides get_new_stepper.
 void prepare(StateMachine* root);

@@ -11,4 +11,5 @@ NB_MODULE(_core, m) {
   pse::py::bind_vocabulary(m);
   pse::py::bind_engine(m);
   pse::py::bind_automata(m);
+  pse::py::bind_grammar(m);
 }

@@ -4,6 +4,7 @@
 #include "nodes/buffer.h"
 #include "nodes/character.h"
 #include "nodes/dfa.h"
+#include "nodes/lexer.h"
 #include "nodes/number.h"
 #include "nodes/phrase.h"
 #include "nodes/string.h"
@@ -13,7 +14,7 @@ namespace pse::leaf {
 
 inline bool is_leaf(Kind k) {
   return k == Kind::kPhrase || k == Kind::kCharacter || k == Kind::kString ||
-         k == Kind::kNumber || k == Kind::kBuffer || k == Kind::kDfa;
+         k == Kind::kNumber || k == Kind::kBuffer || k == Kind::kDfa || k == Kind::kLexer;
 }
 
 inline bool step(Kind k, const StateMachine& n, std::int32_t& state, std::uint64_t& local,
@@ -25,6 +26,7 @@ inline bool step(Kind k, const StateMachine& n, std::int32_t& state, std::uint64
     case Kind::kNumber: return number::step(n, state, local, b);
     case Kind::kBuffer: return buffer::step(n, state, local, b);
     case Kind::kDfa: return dfa::step(n, state, local, b);
+    case Kind::kLexer: return lexer::step(n, state, local, b);
     default: return false;
   }
 }
@@ -37,6 +39,7 @@ inline bool accepting(Kind k, const StateMachine& n, std::int32_t state, std::ui
     case Kind::kNumber: return number::accepting(n, state, local);
     case Kind::kBuffer: return buffer::accepting(n, state, local);
     case Kind::kDfa: return dfa::accepting(n, state, local);
+    case Kind::kLexer: return lexer::accepting(n, state, local);
     default: return false;
   }
 }

@@ -28,4 +28,12 @@ inline constexpr std::size_t kPathArenaBlockBytes = 1024;
 /// stored as id lists instead of bitmasks.
 inline constexpr std::uint32_t kSparseDivisor = 64;
 
+/// Most items one Earley set of a grammar may hold before the engine declares
+/// the grammar too ambiguous (GrammarError).
+inline constexpr std::size_t kMaxEarleyItems = 200000;
+
+/// Most lexer configurations (live terminal-automaton states) a grammar may
+/// create; a multiple of 1024.
+inline constexpr std::uint32_t kMaxLexerStates = 1u << 22;
+
 }  // namespace pse::limits

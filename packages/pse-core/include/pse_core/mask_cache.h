@@ -5,6 +5,7 @@
 // Computed once per (leaf, canonical state, trie node) and vocabulary.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -24,6 +25,14 @@ struct MaskEntry {
   std::vector<std::uint32_t> exit_offsets;
   std::vector<std::uint32_t> exit_nodes;
   std::vector<std::uint8_t> exit_bytes;  ///< bytes with at least one exit
+  /// Lexer leaves (grammars): what the parser receives depends on the state
+  /// the lexeme ended in, so their exits carry it, grouped by that state.
+  struct LexerExit {
+    std::int32_t state;
+    std::uint64_t local;
+    std::uint32_t node;
+  };
+  std::vector<LexerExit> lexer_exits;
   std::size_t bytes() const;
 };
 

@@ -16,6 +16,9 @@ namespace pse {
 
 class StateMachine;
 class ExternalNode;
+namespace grammar {
+class Grammar;
+}
 using SMPtr = std::shared_ptr<StateMachine>;
 
 /// \brief A state id as users write it: an integer or a string ("$").
@@ -38,6 +41,8 @@ enum class Kind : std::uint8_t {
   kDfa,        ///< a byte-level automaton (regex patterns, formats, bounded numbers)
   kBuffer,     ///< internal: the free-text part of a WaitFor (frames only)
   kExternal,   ///< internal: a machine stepped by an ExternalNode (frames only)
+  kGrammar,    ///< a context-free grammar (Earley parser over lexer automata)
+  kLexer,      ///< internal: the current lexeme of a kGrammar (frames only)
 };
 
 /// \brief A set of Unicode code points, with the UTF-8 prefixes of its members
@@ -116,6 +121,9 @@ class StateMachine : public std::enable_shared_from_this<StateMachine> {
 
   /// Set by the bindings when a Python subclass overrides stepping behaviour.
   std::shared_ptr<ExternalNode> external;
+
+  // kGrammar: the compiled grammar (immutable; parse state lives in frames).
+  std::shared_ptr<const grammar::Grammar> grammar;
 
   // ----- graph construction -----
   /// Index of a state key, adding it when absent.

@@ -325,3 +325,28 @@ def minimize_dfa(
 
 def literal_dfa(names: Iterable[str]) -> tuple[list[list[tuple[int, int, int]]], list[bool]]:
     """The minimal DFA (code-point ranges per state) accepting exactly ``names``."""
+
+class Grammar:
+    """A compiled context-free grammar: terminal automata under an Earley parser."""
+
+    def __init__(
+        self,
+        terminals: Sequence[tuple[str, bytes, Sequence[bool], int, bool, str, int]],
+        rules: Sequence[tuple[int, Sequence[int]]],
+        start: int,
+        nonterminals: Sequence[str],
+        hook: str = "",
+    ) -> None:
+        """``terminals``: (name, packed int32 rows, accepting, priority, literal, role,
+        bracket); ``rules``: (lhs, symbols), a symbol >= 0 a terminal index, < 0 the
+        nonterminal ``~index``; ``hook``: "" or "python"."""
+    def validate(self, text: str | bytes, strict: bool = False) -> bool: ...
+    @property
+    def lexer_states(self) -> int: ...
+
+class GrammarStateMachine(StateMachine):
+    """A context-free grammar as a state machine."""
+
+    def __init__(
+        self, grammar: Grammar, is_optional: bool = False, identifier: str | None = None
+    ) -> None: ...

@@ -1,0 +1,479 @@
+#include "grammar/grammar.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_set>
+
+#include "pse_core/errors.h"
+#include "pse_core/limits.h"
+
+namespace pse::grammar {
+
+namespace {
+
+bool has(const std::array<std::uint64_t, 4>& bits, std::uint8_t b) { return bits[b >> 6] >> (b & 63) & 1; }
+
+/// A pseudo terminal given as (from, byte, to) moves over `states` states.
+Terminal pseudo(std::string name, TermRole role, std::int32_t states, std::int32_t accept,
+                std::initializer_list<std::array<std::int32_t, 3>> moves) {
+  Terminal t;
+  t.name = std::move(name);
+  t.role = role;
+  t.priority = 1 << 20;  // the hook's newlines beat any user terminal
+  t.table.assign(static_cast<std::size_t>(states) * 256, -1);
+  for (auto [from, byte, to] : moves) t.table[static_cast<std::size_t>(from) * 256 + byte] = to;
+  t.accepting.assign(static_cast<std::size_t>(states), 0);
+  t.accepting[accept] = 1;
+  return t;
+}
+
+/// Drop transitions into states from which no accepting state is reachable.
+void prune(Terminal& t) {
+  const std::size_t n = t.accepting.size();
+  std::vector<std::uint8_t> live(t.accepting.begin(), t.accepting.end());
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t s = 0; s < n; ++s) {
+      if (live[s]) continue;
+      for (int b = 0; b < 256 && !live[s]; ++b) {
+        std::int32_t to = t.table[s * 256 + b];
+        if (to >= 0 && live[to]) live[s] = changed = true;
+      }
+    }
+  }
+  for (auto& to : t.table)
+    if (to >= 0 && !live[to]) to = -1;
+}
+
+struct ItemKey {
+  std::uint32_t rule, dot;
+  const EarleySet* origin;
+  bool operator==(const ItemKey&) const = default;
+};
+struct ItemHash {
+  std::size_t operator()(const ItemKey& k) const {
+    std::uint64_t h = (static_cast<std::uint64_t>(k.rule) << 32 | k.dot) * 0x9E3779B97F4A7C15ull;
+    return static_cast<std::size_t>(h ^ (reinterpret_cast<std::uintptr_t>(k.origin) * 0xBF58476D1CE4E5B9ull));
+  }
+};
+
+}  // namespace
+
+EarleySet::~EarleySet() {
+  // A long text is a long chain of sets: unlink it iteratively, not recursively.
+  SetPtr p = std::move(prev);
+  while (p && p.use_count() == 1) {
+    SetPtr next = std::move(p->prev);
+    p = std::move(next);
+  }
+}
+
+LexConfig::LexConfig() {
+  for (auto& n : next) n.store(-2, std::memory_order_relaxed);
+}
+
+/// Builds one Earley set: prediction, completion (Aycock-Horspool for
+/// nullable nonterminals), then the lookup tables.
+struct EarleyBuilder {
+  const Grammar& g;
+  std::shared_ptr<EarleySet> s = std::make_shared<EarleySet>();
+  std::unordered_set<ItemKey, ItemHash> seen;
+  std::vector<std::uint8_t> predicted = std::vector<std::uint8_t>(g.rules_of_.size(), 0);
+
+  void add(const Item& it) {
+    if (seen.insert(ItemKey{it.rule, it.dot, it.origin}).second) s->items.push_back(it);
+  }
+
+  SetPtr run() {
+    for (std::size_t i = 0; i < s->items.size(); ++i) {
+      if (s->items.size() > limits::kMaxEarleyItems)
+        throw GrammarError("an Earley set grew past " + std::to_string(limits::kMaxEarleyItems) +
+                           " items (limits.kMaxEarleyItems): the grammar is too ambiguous");
+      const Item it = s->items[i];
+      const Rule& r = g.rules_[it.rule];
+      if (it.dot < r.rhs.size()) {
+        std::int32_t sym = r.rhs[it.dot];
+        if (sym >= 0) continue;
+        const auto a = static_cast<std::size_t>(~sym);
+        if (!predicted[a]) {
+          predicted[a] = 1;
+          for (std::uint32_t k : g.rules_of_[a]) add(Item{k, 0, s.get()});
+        }
+        if (g.nullable_[a]) add(Item{it.rule, it.dot + 1, it.origin});
+        continue;
+      }
+      const EarleySet* o = it.origin;
+      if (o == s.get()) continue;  // an empty completion: the prediction step advanced it
+      auto lo = std::lower_bound(o->waiting.begin(), o->waiting.end(),
+                                 std::pair<std::int32_t, std::uint32_t>{r.lhs, 0});
+      for (; lo != o->waiting.end() && lo->first == r.lhs; ++lo) {
+        const Item& w = o->items[lo->second];
+        add(Item{w.rule, w.dot + 1, w.origin});
+      }
+    }
+    std::vector<std::uint16_t> expected;
+    for (std::uint32_t i = 0; i < s->items.size(); ++i) {
+      const Item& it = s->items[i];
+      const Rule& r = g.rules_[it.rule];
+      if (it.dot < r.rhs.size()) {
+        std::int32_t sym = r.rhs[it.dot];
+        if (sym >= 0) expected.push_back(static_cast<std::uint16_t>(sym));
+        else s->waiting.emplace_back(~sym, i);
+      } else if (it.rule == 0) {
+        s->complete = true;
+      }
+    }
+    std::sort(s->waiting.begin(), s->waiting.end());
+    std::sort(expected.begin(), expected.end());
+    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+    s->expected_id = g.intern_expected(expected);
+    s->expected = std::move(expected);
+    return s;
+  }
+};
+
+Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::int32_t start,
+                 std::int32_t nonterminals, std::vector<std::string> nonterminal_names, Hook hook)
+    : terminals_(std::move(terminals)), nonterminal_names_(std::move(nonterminal_names)), hook_(hook) {
+  if (nonterminals <= 0 || start < 0 || start >= nonterminals)
+    throw GrammarError("the start symbol is not a rule of the grammar");
+  // Rule 0: the augmented start S' -> start.
+  const std::int32_t aug = nonterminals;
+  rules_.push_back(Rule{aug, {~start}});
+  for (Rule& r : rules) {
+    if (r.lhs < 0 || r.lhs >= nonterminals) throw GrammarError("a rule has an unknown left side");
+    for (std::int32_t sym : r.rhs)
+      if (sym >= 0 ? sym >= static_cast<std::int32_t>(terminals_.size()) : ~sym >= nonterminals)
+        throw GrammarError("a rule uses an unknown symbol");
+    rules_.push_back(std::move(r));
+  }
+  start_ = aug;
+  rules_of_.resize(static_cast<std::size_t>(nonterminals) + 1);
+  for (std::uint32_t k = 0; k < rules_.size(); ++k) rules_of_[rules_[k].lhs].push_back(k);
+  nullable_.assign(rules_of_.size(), 0);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Rule& r : rules_)
+      if (!nullable_[r.lhs] &&
+          std::all_of(r.rhs.begin(), r.rhs.end(), [&](std::int32_t s) { return s < 0 && nullable_[~s]; }))
+        nullable_[r.lhs] = changed = true;
+  }
+  auto find = [&](const char* name) -> std::int32_t {
+    for (std::size_t i = 0; i < terminals_.size(); ++i)
+      if (terminals_[i].name == name) return static_cast<std::int32_t>(i);
+    return -1;
+  };
+  if (hook_ == Hook::kPython) {
+    newline_ = find("_NEWLINE");
+    indent_ = find("_INDENT");
+    dedent_ = find("_DEDENT");
+    for (std::int32_t t : {newline_, indent_, dedent_})
+      if (t < 0 || terminals_[t].role != TermRole::kDeclared)
+        throw GrammarError("the python lexer hook needs `%declare _NEWLINE _INDENT _DEDENT`");
+    terminals_.push_back(pseudo("<newline>", TermRole::kNewline, 3, 2,
+                                {{0, '\r', 1}, {0, '\n', 2}, {1, '\n', 2}}));
+    terminals_.push_back(pseudo("<continuation>", TermRole::kContinuation, 4, 3,
+                                {{0, '\\', 1}, {1, '\r', 2}, {1, '\n', 3}, {2, '\n', 3}}));
+  }
+  if (terminals_.size() > 65000) throw GrammarError("more than 65000 terminals");
+  for (std::size_t i = 0; i < terminals_.size(); ++i) {
+    Terminal& t = terminals_[i];
+    if (t.role == TermRole::kDeclared) continue;
+    if (t.accepting.empty() || t.table.size() != t.accepting.size() * 256)
+      throw GrammarError("terminal " + t.name + " needs 256 transitions per state");
+    for (std::int32_t to : t.table)
+      if (to < -1 || to >= static_cast<std::int32_t>(t.accepting.size()))
+        throw GrammarError("terminal " + t.name + " has a transition out of range");
+    if (t.accepting[0]) throw GrammarError("terminal " + t.name + " matches the empty string");
+    prune(t);
+    if (t.role != TermRole::kNormal) ignore_.push_back(static_cast<std::uint16_t>(i));
+  }
+  initial_ = initial_set();
+  initial_state_ = make_state(initial_, HookState{});
+}
+
+std::int32_t Grammar::intern_expected(std::vector<std::uint16_t> terms) const {
+  std::string key(reinterpret_cast<const char*>(terms.data()), terms.size() * sizeof(std::uint16_t));
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto [it, fresh] = expected_ids_.emplace(std::move(key), static_cast<std::int32_t>(expected_ids_.size()));
+  return it->second;
+}
+
+SetPtr Grammar::initial_set() const {
+  EarleyBuilder b{*this};
+  b.add(Item{0, 0, b.s.get()});
+  return b.run();
+}
+
+bool Grammar::expects(const EarleySet& set, std::int32_t term) const {
+  return term >= 0 && std::binary_search(set.expected.begin(), set.expected.end(),
+                                         static_cast<std::uint16_t>(term));
+}
+
+SetPtr Grammar::scan(const SetPtr& set, const std::vector<std::uint16_t>& terms) const {
+  if (!set) return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(set->memo_mutex);
+    for (auto& [key, weak] : set->memo)
+      if (key == terms) {
+        if (SetPtr hit = weak.lock()) return hit;
+      }
+  }
+  EarleyBuilder b{*this};
+  b.s->prev = set;
+  for (const Item& it : set->items) {
+    const Rule& r = rules_[it.rule];
+    if (it.dot < r.rhs.size() && r.rhs[it.dot] >= 0 &&
+        std::binary_search(terms.begin(), terms.end(), static_cast<std::uint16_t>(r.rhs[it.dot])))
+      b.add(Item{it.rule, it.dot + 1, it.origin});
+  }
+  if (b.s->items.empty()) return nullptr;
+  SetPtr out = b.run();
+  std::lock_guard<std::mutex> lock(set->memo_mutex);
+  for (auto& [key, weak] : set->memo)
+    if (key == terms) {
+      if (SetPtr hit = weak.lock()) return hit;
+      weak = out;
+      return out;
+    }
+  set->memo.emplace_back(terms, out);
+  return out;
+}
+
+StatePtr Grammar::make_state(SetPtr set, HookState hook) const {
+  auto ps = std::make_shared<ParseState>();
+  if (set && hook_ == Hook::kPython && hook.line_start) {
+    // The INDENT or DEDENTs a real token at column `col` would bring.
+    SetPtr e = set;
+    std::vector<std::uint32_t> levels = hook.indents;
+    if (hook.col > levels.back()) {
+      e = scan(e, {static_cast<std::uint16_t>(indent_)});
+    } else {
+      while (e && hook.col < levels.back()) {
+        levels.pop_back();
+        e = scan(e, {static_cast<std::uint16_t>(dedent_)});
+      }
+      if (levels.back() != hook.col) e = nullptr;  // inconsistent dedent
+    }
+    ps->effective = std::move(e);
+  }
+  ps->set = std::move(set);
+  ps->hook = std::move(hook);
+  return ps;
+}
+
+StatePtr Grammar::initial() const { return initial_state_; }
+
+bool Grammar::start_nullable() const { return nullable_[~rules_[0].rhs[0]]; }
+
+std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) const {
+  if (!ps.set) return -1;
+  const EarleySet* base = ps.set.get();
+  bool newline_ok = true;
+  if (hook_ == Hook::kPython) {
+    if (ps.hook.line_start) base = ps.effective.get();
+    newline_ok = ps.hook.depth > 0 || !ps.hook.line_tokens || expects(*ps.set, newline_);
+  }
+  const std::int32_t expected = base ? base->expected_id : -1;
+  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(expected)) << 32) ^
+                            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(prev)) << 1) ^
+                            (newline_ok ? 1 : 0);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = start_configs_.find(key);
+    if (it != start_configs_.end()) return it->second;
+  }
+  std::vector<std::pair<std::uint16_t, std::int32_t>> items;
+  if (base)
+    for (std::uint16_t t : base->expected)
+      if (terminals_[t].role == TermRole::kNormal) items.emplace_back(t, 0);
+  for (std::uint16_t t : ignore_)
+    if (newline_ok || terminals_[t].role != TermRole::kNewline) items.emplace_back(t, 0);
+  std::sort(items.begin(), items.end());
+  std::int32_t id = -1;
+  if (!items.empty()) {
+    // Maximal munch: the new lexeme may not start with a byte that would
+    // have extended the previous one (only bytes it can start with matter).
+    std::array<std::uint64_t, 4> forbid{};
+    if (prev >= 0)
+      for (int b = 0; b < 256; ++b) {
+        bool starts = false;
+        for (auto [t, s] : items) starts = starts || terminals_[t].table[b] >= 0;
+        if (!starts) continue;
+        std::int32_t c = prev;
+        std::uint64_t local = 0;
+        if (lex_step(c, local, static_cast<std::uint8_t>(b))) forbid[b >> 6] |= 1ull << (b & 63);
+      }
+    id = intern(std::move(items), forbid, true);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  start_configs_.emplace(key, id);
+  return id;
+}
+
+std::uint64_t Grammar::start_local(const ParseState& ps) const {
+  return hook_ == Hook::kPython && ps.hook.line_start ? (1ull << 63) | ps.hook.col : 0;
+}
+
+std::uint64_t Grammar::track_column(std::uint64_t local, std::uint8_t b) {
+  auto col = static_cast<std::uint32_t>(local);
+  switch (b) {
+    case '\t': col = (col / 8 + 1) * 8; break;
+    case '\f': col = 0; break;
+    default: ++col; break;
+  }
+  return (1ull << 63) | col;
+}
+
+std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>> items,
+                             const std::array<std::uint64_t, 4>& forbid, bool fresh) const {
+  std::string key(reinterpret_cast<const char*>(items.data()), items.size() * sizeof(items[0]));
+  key.push_back(fresh ? 1 : 0);
+  if (fresh) key.append(reinterpret_cast<const char*>(forbid.data()), sizeof(forbid));
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto found = config_ids_.find(key);
+  if (found != config_ids_.end()) return found->second;
+  const std::uint32_t id = config_count_.load();
+  if (id >= limits::kMaxLexerStates)
+    throw GrammarError("the lexer needs more than " + std::to_string(limits::kMaxLexerStates) +
+                       " states (limits.kMaxLexerStates): the grammar's terminals are too large");
+  LexConfig* chunk = chunks_[id >> kChunkBits].load();
+  if (!chunk) {
+    owned_.emplace_back(new LexConfig[kChunkSize]);
+    chunk = owned_.back().get();
+    chunks_[id >> kChunkBits].store(chunk, std::memory_order_release);
+  }
+  LexConfig& c = chunk[id & (kChunkSize - 1)];
+  c.items = std::move(items);
+  c.forbid = forbid;
+  c.fresh = fresh;
+  if (!fresh) {
+    // Among the terminals the lexeme matches, the highest rank wins; at equal
+    // rank a grammar terminal beats an ignored one.
+    std::int32_t top = INT32_MIN;
+    for (auto [t, s] : c.items)
+      if (terminals_[t].accepting[s]) top = std::max(top, terminals_[t].rank());
+    bool normal = false;
+    for (auto [t, s] : c.items)
+      normal = normal || (terminals_[t].accepting[s] && terminals_[t].rank() == top &&
+                          terminals_[t].role == TermRole::kNormal);
+    if (top != INT32_MIN) {
+      c.accepting = true;
+      c.ignored = !normal;
+      for (auto [t, s] : c.items) {
+        const Terminal& term = terminals_[t];
+        if (term.accepting[s] && term.rank() == top && (term.role == TermRole::kNormal) == normal)
+          c.accepted.push_back(t);
+      }
+    }
+  }
+  config_ids_.emplace(std::move(key), static_cast<std::int32_t>(id));
+  config_count_.store(id + 1, std::memory_order_release);
+  return static_cast<std::int32_t>(id);
+}
+
+std::int32_t Grammar::compute_next(std::int32_t cfg, std::uint8_t b) const {
+  const LexConfig& c = config(cfg);
+  std::vector<std::pair<std::uint16_t, std::int32_t>> items;
+  for (auto [t, s] : c.items) {
+    std::int32_t to = terminals_[t].table[static_cast<std::size_t>(s) * 256 + b];
+    if (to >= 0) items.emplace_back(t, to);
+  }
+  std::int32_t n = items.empty() ? -1 : intern(std::move(items), {}, false);
+  const_cast<LexConfig&>(c).next[b].store(n, std::memory_order_release);
+  return n;
+}
+
+StatePtr Grammar::finish_lexeme(const StatePtr& ps, std::int32_t cfg, std::uint64_t local) const {
+  const LexConfig& c = config(cfg);
+  if (hook_ != Hook::kPython) {
+    if (c.ignored) return ps;
+    return make_state(scan(ps->set, c.accepted), ps->hook);
+  }
+  HookState h = ps->hook;
+  if (c.ignored) {
+    switch (terminals_[c.accepted[0]].role) {
+      case TermRole::kNewline: {
+        if (h.depth > 0) return ps;  // inside brackets: whitespace
+        SetPtr s = ps->set;
+        if (h.line_tokens) s = scan(s, {static_cast<std::uint16_t>(newline_)});
+        h.line_start = true;
+        h.line_tokens = false;
+        h.col = 0;
+        return make_state(std::move(s), std::move(h));
+      }
+      case TermRole::kContinuation:
+        return ps;
+      default:  // whitespace or a comment: at a line start it sets the column
+        if (!h.line_start || !(local >> 63)) return ps;
+        h.col = static_cast<std::uint32_t>(local);
+        return make_state(ps->set, std::move(h));
+    }
+  }
+  SetPtr base = ps->set;
+  if (h.line_start) {
+    base = ps->effective;
+    if (h.col > h.indents.back()) h.indents.push_back(h.col);
+    while (h.indents.size() > 1 && h.col < h.indents.back()) h.indents.pop_back();
+    h.line_start = false;
+  }
+  h.line_tokens = true;
+  h.depth = std::max(0, h.depth + terminals_[c.accepted[0]].bracket);
+  return make_state(scan(base, c.accepted), std::move(h));
+}
+
+SetPtr Grammar::at_end(const ParseState& ps) const {
+  if (hook_ != Hook::kPython) return ps.set;
+  if (ps.hook.depth > 0) return nullptr;
+  SetPtr s = ps.set;
+  if (ps.hook.line_tokens) s = scan(s, {static_cast<std::uint16_t>(newline_)});
+  for (std::size_t i = 1; i < ps.hook.indents.size(); ++i) s = scan(s, {static_cast<std::uint16_t>(dedent_)});
+  return s;
+}
+
+bool Grammar::can_finish(const ParseState& ps) const {
+  std::int8_t known = ps.finish.load(std::memory_order_relaxed);
+  if (known >= 0) return known;
+  SetPtr end = ps.set ? at_end(ps) : nullptr;
+  bool ok = end && end->complete;
+  ps.finish.store(ok ? 1 : 0, std::memory_order_relaxed);
+  return ok;
+}
+
+bool Grammar::validate(std::string_view text, bool strict) const {
+  struct Pos {
+    StatePtr ps;
+    std::int32_t cfg;
+    std::uint64_t local;
+  };
+  auto fresh = [&](const StatePtr& ps, std::int32_t prev) {
+    return Pos{ps, start_config(*ps, prev), start_local(*ps)};
+  };
+  std::vector<Pos> now{fresh(initial(), -1)}, next;
+  for (char ch : text) {
+    next.clear();
+    for (const Pos& p : now) {
+      std::int32_t cfg = p.cfg;
+      std::uint64_t local = p.local;
+      if (cfg < 0 || !lex_step(cfg, local, static_cast<std::uint8_t>(ch))) continue;
+      next.push_back(Pos{p.ps, cfg, local});
+      if (lex_accepting(cfg)) {
+        StatePtr done = finish_lexeme(p.ps, cfg, local);
+        if (done->set) next.push_back(fresh(done, cfg));
+      }
+    }
+    now.swap(next);
+    if (now.empty()) return false;
+  }
+  if (!strict) return true;
+  for (const Pos& p : now) {
+    if (p.cfg < 0 || config(p.cfg).fresh) {
+      if (can_finish(*p.ps)) return true;
+    } else if (lex_accepting(p.cfg) && can_finish(*finish_lexeme(p.ps, p.cfg, p.local))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace pse::grammar

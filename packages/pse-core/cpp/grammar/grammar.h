@@ -1,0 +1,196 @@
+// A compiled context-free grammar: one byte automaton per terminal, an Earley
+// parser over the terminals, and an optional lexer hook ("python": NEWLINE /
+// INDENT / DEDENT).
+//
+// The grammar itself is immutable once compiled. What changes while text is
+// read lives in two kinds of values, both shared and never mutated:
+//   * ParseState: an Earley set (with its predecessors) plus the hook's context;
+//     a grammar frame points to one.
+//   * a lexer configuration id: the (terminal, automaton state) pairs still
+//     alive inside the current lexeme; a lexer leaf frame holds one.
+// Configurations are interned lazily (a lazily determinised union of the
+// terminal automata, restricted to what the parser expects), so the mask cache
+// can key on them; Earley steps are memoised per set and terminal list.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "pse_core/limits.h"
+
+namespace pse::grammar {
+
+enum class Hook : std::uint8_t { kNone, kPython };
+
+/// What a terminal is to the lexer.
+enum class TermRole : std::uint8_t {
+  kNormal,        ///< a grammar terminal
+  kIgnore,        ///< %ignore'd: lexed and dropped
+  kDeclared,      ///< %declare'd: produced by the lexer hook only
+  kNewline,       ///< python hook: a physical newline
+  kContinuation,  ///< python hook: backslash-newline
+};
+
+struct Terminal {
+  std::string name;
+  std::vector<std::int32_t> table;  ///< [states x 256] next state, -1: none
+  std::vector<std::uint8_t> accepting;
+  std::int32_t priority = 0;
+  bool literal = false;   ///< a string terminal: wins ties against regexes
+  TermRole role = TermRole::kNormal;
+  std::int8_t bracket = 0;  ///< +1 for "(" "[" "{", -1 for ")" "]" "}"
+  std::int32_t rank() const { return priority * 2 + (literal ? 1 : 0); }
+};
+
+/// A production; symbols >= 0 are terminals, < 0 are nonterminals (~id).
+struct Rule {
+  std::int32_t lhs;
+  std::vector<std::int32_t> rhs;
+};
+
+struct EarleySet;
+using SetPtr = std::shared_ptr<const EarleySet>;
+
+struct Item {
+  std::uint32_t rule, dot;
+  const EarleySet* origin;
+};
+
+/// One Earley set. Items point to their origin sets, which are this set's
+/// ancestors: `prev` keeps them alive.
+struct EarleySet {
+  EarleySet() = default;
+  EarleySet(const EarleySet&) = delete;
+  EarleySet& operator=(const EarleySet&) = delete;
+  ~EarleySet();
+  std::vector<Item> items;
+  /// (nonterminal, item index) for the items whose next symbol is that
+  /// nonterminal, sorted: completion looks them up.
+  std::vector<std::pair<std::int32_t, std::uint32_t>> waiting;
+  std::vector<std::uint16_t> expected;  ///< terminals some item expects next, sorted
+  std::int32_t expected_id = -1;        ///< `expected`, interned
+  bool complete = false;          ///< the start symbol spans everything so far
+  mutable SetPtr prev;            ///< mutable only for iterative destruction
+  /// Memo of scans: terminal list -> the next set (weak: no cycles).
+  mutable std::mutex memo_mutex;
+  mutable std::vector<std::pair<std::vector<std::uint16_t>, std::weak_ptr<const EarleySet>>> memo;
+};
+
+/// Context of the python hook.
+struct HookState {
+  std::vector<std::uint32_t> indents{0};
+  std::uint32_t col = 0;
+  std::int32_t depth = 0;      ///< open brackets
+  bool line_start = true;      ///< nothing but blanks/comments on this line yet
+  bool line_tokens = false;    ///< a real token on this logical line
+};
+
+/// What a grammar frame holds.
+struct ParseState : std::enable_shared_from_this<ParseState> {
+  SetPtr set;        ///< null: no parse continues
+  SetPtr effective;  ///< python at a line start: `set` after INDENT/DEDENTs for `col`
+  HookState hook;
+  mutable std::atomic<std::int8_t> finish{-1};  ///< cached can_finish()
+};
+using StatePtr = std::shared_ptr<const ParseState>;
+
+/// A lexer configuration: the terminals still alive in the current lexeme.
+struct LexConfig {
+  std::vector<std::pair<std::uint16_t, std::int32_t>> items;  ///< (terminal, state), sorted
+  std::array<std::uint64_t, 4> forbid{};  ///< first bytes that would extend the previous lexeme
+  bool fresh = true;                      ///< no byte read yet
+  bool accepting = false;
+  bool ignored = false;                   ///< the finished lexeme is dropped
+  std::vector<std::uint16_t> accepted;    ///< top-rank terminals of the finished lexeme
+  std::array<std::atomic<std::int32_t>, 256> next;  ///< -2 unknown, -1 none
+  LexConfig();
+};
+
+class Grammar {
+ public:
+  Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::int32_t start,
+          std::int32_t nonterminals, std::vector<std::string> nonterminal_names, Hook hook);
+  Grammar(const Grammar&) = delete;
+  Grammar& operator=(const Grammar&) = delete;
+
+  /// The state before any text.
+  StatePtr initial() const;
+  /// The lexer configuration a fresh lexeme starts in (after a lexeme that
+  /// ended in configuration `prev`, -1: none); -1 when nothing can be lexed.
+  std::int32_t start_config(const ParseState& ps, std::int32_t prev) const;
+  /// Lexer column tracking value for a fresh lexeme (python at a line start).
+  std::uint64_t start_local(const ParseState& ps) const;
+  /// The state after the lexeme that ended in configuration `cfg`; null state->set: dead.
+  StatePtr finish_lexeme(const StatePtr& ps, std::int32_t cfg, std::uint64_t local) const;
+  /// Can the text end here (hook tokens for the end of input included)?
+  bool can_finish(const ParseState& ps) const;
+  bool start_nullable() const;
+
+  /// Lexer step: the next configuration on byte b (false: no lexeme continues).
+  inline bool lex_step(std::int32_t& cfg, std::uint64_t& local, std::uint8_t b) const {
+    const LexConfig& c = config(cfg);
+    if (c.fresh && (c.forbid[b >> 6] >> (b & 63) & 1)) return false;
+    std::int32_t n = c.next[b].load(std::memory_order_acquire);
+    if (n == -2) n = compute_next(cfg, b);
+    if (n < 0) return false;
+    cfg = n;
+    if (local >> 63) local = track_column(local, b);
+    return true;
+  }
+  inline bool lex_accepting(std::int32_t cfg) const { return config(cfg).accepting; }
+
+  /// Validate a whole text: strict (a complete sentence) or a viable prefix.
+  bool validate(std::string_view text, bool strict) const;
+
+  const std::vector<Terminal>& terminals() const { return terminals_; }
+  std::size_t config_count() const { return config_count_.load(); }
+
+ private:
+  friend struct EarleyBuilder;
+  const LexConfig& config(std::int32_t id) const {
+    return chunks_[static_cast<std::uint32_t>(id) >> kChunkBits]
+        .load(std::memory_order_acquire)[static_cast<std::uint32_t>(id) & (kChunkSize - 1)];
+  }
+  std::int32_t compute_next(std::int32_t cfg, std::uint8_t b) const;
+  std::int32_t intern(std::vector<std::pair<std::uint16_t, std::int32_t>> items,
+                      const std::array<std::uint64_t, 4>& forbid, bool fresh) const;
+  static std::uint64_t track_column(std::uint64_t local, std::uint8_t b);
+  std::int32_t intern_expected(std::vector<std::uint16_t> terms) const;
+  SetPtr initial_set() const;
+  SetPtr scan(const SetPtr& set, const std::vector<std::uint16_t>& terms) const;
+  bool expects(const EarleySet& set, std::int32_t term) const;
+  /// `set` after the hook tokens that end the input (python: NEWLINE, DEDENTs).
+  SetPtr at_end(const ParseState& ps) const;
+  StatePtr make_state(SetPtr set, HookState hook) const;
+
+  std::vector<Terminal> terminals_;
+  std::vector<Rule> rules_;
+  std::vector<std::vector<std::uint32_t>> rules_of_;  ///< nonterminal -> rule indices
+  std::vector<std::uint8_t> nullable_;
+  std::vector<std::string> nonterminal_names_;
+  std::int32_t start_;
+  Hook hook_;
+  std::vector<std::uint16_t> ignore_;   ///< always-considered terminals (ignore + hook pseudo)
+  std::int32_t newline_ = -1, indent_ = -1, dedent_ = -1;
+
+  static constexpr std::uint32_t kChunkBits = 10, kChunkSize = 1u << kChunkBits,
+                                 kChunks = limits::kMaxLexerStates / kChunkSize;
+  mutable std::array<std::atomic<LexConfig*>, kChunks> chunks_{};
+  mutable std::vector<std::unique_ptr<LexConfig[]>> owned_;
+  mutable std::atomic<std::uint32_t> config_count_{0};
+  mutable std::mutex mutex_;  ///< guards interning (configs, expected lists)
+  mutable std::unordered_map<std::string, std::int32_t> config_ids_;
+  mutable std::unordered_map<std::string, std::int32_t> expected_ids_;
+  mutable std::unordered_map<std::uint64_t, std::int32_t> start_configs_;
+  SetPtr initial_;
+  StatePtr initial_state_;
+};
+
+}  // namespace pse::grammar

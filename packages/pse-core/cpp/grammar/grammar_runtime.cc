@@ -1,0 +1,45 @@
+// How grammar frames move. A kGrammar frame holds a ParseState (kept alive by
+// the arena) in `local` and, in `state`, the lexer configuration its last
+// lexeme ended in (-1: none), for maximal munch. Its closure pushes a kLexer
+// leaf for the next lexeme and, when the parse may end here, pops itself;
+// popping a lexer leaf feeds the finished lexeme to the parser.
+#include "grammar/grammar.h"
+#include "runtime.h"
+
+namespace pse {
+
+namespace {
+
+const grammar::ParseState& parse_state(const Frame* f) {
+  return *reinterpret_cast<const grammar::ParseState*>(f->local);
+}
+
+std::uint64_t hold(Arena& arena, const grammar::StatePtr& ps) {
+  arena.keep(ps);
+  return reinterpret_cast<std::uintptr_t>(ps.get());
+}
+
+}  // namespace
+
+std::uint64_t Runtime::grammar_start(const StateMachine& node) {
+  return hold(arena_, node.grammar->initial());
+}
+
+void Runtime::grammar_closure(const Frame* f, Positions& out) {
+  const grammar::Grammar& g = *f->node->grammar;
+  const grammar::ParseState& ps = parse_state(f);
+  std::int32_t cfg = g.start_config(ps, f->state);
+  if (cfg >= 0) closure(make(f, f->node, Kind::kLexer, cfg, 0, g.start_local(ps), 0), out);
+  if (f->consumed() && g.can_finish(ps)) closure(pop(f), out);
+}
+
+const Frame* Runtime::grammar_pop(const Frame* lexeme) {
+  const Frame* p = lexeme->parent;
+  const grammar::ParseState& ps = parse_state(p);
+  grammar::StatePtr next =
+      p->node->grammar->finish_lexeme(ps.shared_from_this(), lexeme->state, lexeme->local);
+  std::uint64_t local = next.get() == &ps ? p->local : hold(arena_, next);
+  return with(p, lexeme->state, local, p->flags | kConsumed, p->hist);
+}
+
+}  // namespace pse

@@ -1,0 +1,202 @@
+"""Lark grammars compiled to the native grammar engine.
+
+The grammar text is read with the ``lark`` package (rules, EBNF, templates,
+``%import common``, ``%ignore``, ``%declare``, terminal priorities); each
+terminal becomes a byte automaton and the rules go, as plain BNF, to the
+native Earley parser in ``pse_core`` (``cpp/grammar/``). Every step of
+lexing, parsing and masking then runs natively. Semantics: docs/grammar.md.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Iterator
+
+from lark.exceptions import LarkError, UnexpectedInput
+from lark.grammar import NonTerminal, Rule, Terminal
+from lark.lexer import PatternStr, TerminalDef
+from lark.load_grammar import load_grammar
+from pse_core._core import Grammar, GrammarStateMachine
+from pse_core.errors import GrammarError, SchemaError
+
+from pse.automata import pattern_dfa
+from pse.automata.dfa import EMPTY_ROW, lower_utf8
+
+__all__ = ["GrammarError", "LarkGrammar", "LarkGrammarStateMachine"]
+
+LEXER_HOOKS = ("python",)
+_BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+_HOOK_TERMINALS = {"python": {"_NEWLINE", "_INDENT", "_DEDENT"}}
+
+
+def _error(message: str, line: int | None = None, column: int | None = None) -> GrammarError:
+    """A GrammarError carrying ``line`` and ``column`` (1-based) when known."""
+    where = f" (line {line}, column {column})" if line is not None else ""
+    err = GrammarError(message + where)
+    err.line = line  # type: ignore[attr-defined]
+    err.column = column  # type: ignore[attr-defined]
+    return err
+
+
+class LarkGrammar:
+    """A grammar in Lark syntax, compiled once (per start rule) to a native grammar.
+
+    ``lexer``: ``None`` or ``"python"`` (NEWLINE/INDENT/DEDENT as CPython's
+    tokenizer makes them; see docs/grammar.md). ``delimiters``: the fence a
+    fenced block of this language uses, for callers that wrap it.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        lark_grammar: str,
+        *,
+        start: str = "start",
+        lexer: str | None = None,
+        delimiters: tuple[str, str] | None = None,
+    ) -> None:
+        if lexer is not None and lexer not in LEXER_HOOKS:
+            raise GrammarError(f"{name}: unknown lexer hook {lexer!r} (known: {LEXER_HOOKS})")
+        self.name = name
+        self.lark_grammar = lark_grammar
+        self.start = start
+        self.lexer = lexer
+        self.delimiters = delimiters
+        self._compiled: dict[str, Grammar] = {}
+
+    def compiled(self, start: str | None = None) -> Grammar:
+        """The native grammar for ``start`` (default: ``self.start``), compiled on first use."""
+        start = start or self.start
+        native = self._compiled.get(start)
+        if native is None:
+            native = self._compiled[start] = _compile(self, start)
+        return native
+
+    def validate(self, input: str, strict: bool = False, start: str | None = None) -> bool:
+        """Whether ``input`` is a sentence of the grammar (``strict``) or a prefix of one."""
+        return self.compiled(start).validate(input, strict)
+
+    def __repr__(self) -> str:
+        return f"LarkGrammar({self.name!r}, start={self.start!r}, lexer={self.lexer!r})"
+
+
+class LarkGrammarStateMachine(GrammarStateMachine):
+    """A state machine accepting the sentences of a :class:`LarkGrammar`."""
+
+    def __init__(
+        self,
+        grammar: LarkGrammar,
+        start: str | None = None,
+        *,
+        is_optional: bool = False,
+        identifier: str | None = None,
+    ) -> None:
+        super().__init__(grammar.compiled(start), is_optional, identifier or grammar.name)
+        self.grammar = grammar
+        self.start = start or grammar.start
+
+
+def _definition(text: str, name: str) -> tuple[int | None, int | None]:
+    """Line and column of ``name``'s definition in the grammar text, if it is there."""
+    m = re.search(rf"^[ \t]*[?!]?({re.escape(name)})\b", text, re.MULTILINE)
+    if not m:
+        return None, None
+    line = text.count("\n", 0, m.start(1)) + 1
+    return line, m.start(1) - (text.rfind("\n", 0, m.start(1)) + 1) + 1
+
+
+def _literal_rows(value: str, fold: bool) -> tuple[bytes, list[bool]]:
+    """Byte rows of an exact string (ASCII letters either case with ``fold``)."""
+    data = value.encode()
+    rows = []
+    for i, b in enumerate(data):
+        row = array("i", EMPTY_ROW)
+        for byte in {b, ord(chr(b).lower()), ord(chr(b).upper())} if fold and b < 128 else {b}:
+            row[byte] = i + 1
+        rows.append(row)
+    rows.append(array("i", EMPTY_ROW))
+    return b"".join(r.tobytes() for r in rows), [False] * len(data) + [True]
+
+
+def _regex_rows(grammar: LarkGrammar, term: TerminalDef) -> tuple[bytes, list[bool]]:
+    """Byte rows of a regex terminal, through the engine's regex compiler."""
+    flags = set(term.pattern.flags)
+    if flags:
+        line, col = _definition(grammar.lark_grammar, term.name)
+        raise _error(
+            f"{grammar.name}: terminal {term.name} uses regex flags {sorted(flags)}, "
+            "which are not supported (write the cases out in the pattern)",
+            line,
+            col,
+        )
+    try:
+        dfa = pattern_dfa(term.pattern.value, anchored=True, keyword=term.name)
+    except SchemaError as e:
+        line, col = _definition(grammar.lark_grammar, term.name)
+        raise _error(f"{grammar.name}: terminal {term.name}: {e.message}", line, col) from None
+    table = lower_utf8(dfa, term.name)
+    return b"".join(r.tobytes() for r in table.rows), table.accepting
+
+
+def _terminal(grammar: LarkGrammar, term: TerminalDef, role: str) -> tuple[object, ...]:
+    literal = isinstance(term.pattern, PatternStr)
+    if literal:
+        if set(term.pattern.flags) - {"i"}:
+            raise _error(f"{grammar.name}: terminal {term.name} uses unsupported flags")
+        rows, accepting = _literal_rows(term.pattern.value, "i" in term.pattern.flags)
+    else:
+        rows, accepting = _regex_rows(grammar, term)
+    bracket = _BRACKETS.get(term.pattern.value, 0) if literal else 0
+    return (term.name, rows, accepting, term.priority, literal, role, bracket)
+
+
+def _symbols(rules: list[Rule]) -> Iterator[Terminal | NonTerminal]:
+    for rule in rules:
+        yield rule.origin
+        yield from rule.expansion
+
+
+def _compile(grammar: LarkGrammar, start: str) -> Grammar:
+    try:
+        parsed, _ = load_grammar(grammar.lark_grammar, grammar.name, [], False)
+        terminals, rules, ignore = parsed.compile([start], set())
+    except UnexpectedInput as e:
+        what = str(e).splitlines()[0].split(" at line")[0]
+        raise _error(f"{grammar.name}: the grammar does not parse: {what}", e.line, e.column) from None
+    except LarkError as e:
+        raise _error(f"{grammar.name}: {e}") from None
+    names = [t.name for t in terminals]
+    used = {s.name for s in _symbols(rules) if isinstance(s, Terminal)}
+    declared = sorted(used - set(names))
+    allowed = _HOOK_TERMINALS.get(grammar.lexer or "", set())
+    for name in declared:
+        if name not in allowed:
+            line, col = _definition(grammar.lark_grammar, f"%declare[^\n]*{name}")
+            raise _error(
+                f"{grammar.name}: terminal {name} is declared but never defined, and the lexer "
+                f"hook {grammar.lexer!r} does not produce it",
+                line,
+                col,
+            )
+    native_terms = [
+        _terminal(grammar, t, "ignore" if t.name in ignore else "normal") for t in terminals
+    ]
+    missing_hook = sorted(allowed - set(declared) - set(names))
+    native_terms += [(n, b"", [], 0, False, "declared", 0) for n in declared + missing_hook]
+    index = {t[0]: i for i, t in enumerate(native_terms)}
+    nonterminals: dict[str, int] = {}
+    for rule in rules:
+        nonterminals.setdefault(rule.origin.name, len(nonterminals))
+    if start not in nonterminals:
+        raise _error(f"{grammar.name}: no rule named {start!r} to start from")
+    native_rules = []
+    for rule in rules:
+        symbols = [
+            index[s.name] if isinstance(s, Terminal) else ~nonterminals[s.name]
+            for s in rule.expansion
+        ]
+        native_rules.append((nonterminals[rule.origin.name], symbols))
+    return Grammar(
+        native_terms, native_rules, nonterminals[start], list(nonterminals), grammar.lexer or ""
+    )

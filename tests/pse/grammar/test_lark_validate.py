@@ -1,0 +1,260 @@
+"""LarkGrammar.validate judged against references that share no code with it:
+Python's own evaluator for arithmetic, ``json`` for a Lark JSON grammar,
+counters for Dyck words, and the grammar's language enumerated by hand."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pse.types.grammar import GrammarError, LarkGrammar
+
+ARITH = LarkGrammar(
+    "arith",
+    r"""
+?start: sum
+?sum: sum ("+" | "-") product | product
+?product: product ("*" | "/") atom | atom
+?atom: INT | "(" sum ")" | "-" atom | "+" atom
+INT: /0+|[1-9][0-9]*/
+%import common.WS_INLINE
+%ignore WS_INLINE
+""",
+)
+
+JSON = LarkGrammar(
+    "json",
+    r"""
+?start: value
+?value: object | array | STRING | NUMBER | "true" | "false" | "null"
+array: "[" [value ("," value)*] "]"
+object: "{" [pair ("," pair)*] "}"
+pair: STRING ":" value
+STRING: /"([^"\\\x00-\x1f]|\\["\\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/
+NUMBER: /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/
+%ignore /[ \t\n\r]+/
+""",
+)
+
+DYCK = LarkGrammar("dyck", 'start: ("(" start ")" | "[" start "]")*')
+
+
+def arith_reference(text: str) -> bool:
+    """Complete arithmetic expression over integers: Python's parser decides."""
+    if not text.strip() or any(c not in "0123456789+-*/() " for c in text):
+        return False
+    if "**" in text or "//" in text:
+        return False
+    try:
+        compile(text.strip(), "<arith>", "eval")
+    except SyntaxError:
+        return False
+    return True
+
+
+def json_reference(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return "NaN" not in text and "Infinity" not in text and text == text.strip(" \t\n\r") or (
+        _json_with_ws(text)
+    )
+
+
+def _json_with_ws(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return "NaN" not in text and "Infinity" not in text
+
+
+def dyck_reference(text: str) -> tuple[bool, bool]:
+    """(complete, viable prefix) for balanced () and []."""
+    stack: list[str] = []
+    for c in text:
+        if c in "([":
+            stack.append(c)
+        elif not stack or {"(": ")", "[": "]"}[stack.pop()] != c:
+            return False, False
+    return not stack, True
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1", "1+2", "(1+2)*3", "-(4)/ 2", "1 +", "(1", "1)", "", "+", "1 2", "((3))", "3--4", "7*-2"],
+)
+def test_arithmetic_complete_matches_python(text: str) -> None:
+    assert ARITH.validate(text, strict=True) == arith_reference(text), text
+
+
+def test_arithmetic_every_prefix_of_valid_expressions_is_viable() -> None:
+    rng = random.Random(7)
+
+    def expr(depth: int) -> str:
+        if depth == 0 or rng.random() < 0.3:
+            return str(rng.randint(0, 999))
+        op = rng.choice("+-*/")
+        left, right = expr(depth - 1), expr(depth - 1)
+        return rng.choice([f"{left}{op}{right}", f"({left} {op} {right})", f"-{left}"])
+
+    for _ in range(200):
+        text = expr(4)
+        assert arith_reference(text)
+        assert ARITH.validate(text, strict=True), text
+        for i in range(len(text)):
+            assert ARITH.validate(text[:i]), text[:i]
+
+
+JSON_CORPUS = [
+    '{"a": [1, 2.5e3, -0.1, true, false, null], "b": {"c": "d\\n\\u00e9"}}',
+    "[]",
+    "{}",
+    '"x"',
+    "-0",
+    "[1,[2,[3,[4]]]]",
+    ' { "k" : "v" } ',
+    '{"a":1,}',
+    "[1 2]",
+    "01",
+    '"\\x"',
+    "[1,]",
+    "tru",
+    '{"a" 1}',
+]
+
+
+@pytest.mark.parametrize("text", JSON_CORPUS)
+def test_json_grammar_agrees_with_json(text: str) -> None:
+    assert JSON.validate(text, strict=True) == _json_with_ws(text), text
+
+
+def test_json_prefixes_of_generated_documents() -> None:
+    rng = random.Random(11)
+
+    def value(depth: int) -> object:
+        kind = rng.randrange(6 if depth else 4)
+        if kind == 0:
+            return rng.choice([True, False, None])
+        if kind == 1:
+            return rng.choice([0, -3, 12.5, 1e-7, 123456789])
+        if kind == 2:
+            return "".join(rng.choice('ab"\\\n é') for _ in range(rng.randrange(5)))
+        if kind == 3:
+            return rng.randrange(100)
+        if kind == 4:
+            return [value(depth - 1) for _ in range(rng.randrange(4))]
+        return {f"k{i}": value(depth - 1) for i in range(rng.randrange(4))}
+
+    for _ in range(60):
+        text = json.dumps(value(3), indent=rng.choice([None, 1]))
+        assert JSON.validate(text, strict=True), text
+        for i in range(len(text)):
+            assert JSON.validate(text[:i]), text[:i]
+        # One mutation: the verdict on the whole text matches json's.
+        pos = rng.randrange(len(text) + 1)
+        mutated = text[:pos] + rng.choice(list('{}[],:"0 ')) + text[pos:]
+        assert JSON.validate(mutated, strict=True) == _json_with_ws(mutated), mutated
+
+
+@given(st.text(alphabet="()[]", max_size=14))
+@settings(max_examples=300, deadline=None)
+def test_dyck_language(text: str) -> None:
+    complete, viable = dyck_reference(text)
+    assert DYCK.validate(text, strict=True) == complete
+    assert DYCK.validate(text) == viable
+
+
+@given(st.text(alphabet="0123456789+-*/() ", max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_arithmetic_random_strings(text: str) -> None:
+    assert ARITH.validate(text, strict=True) == arith_reference(text)
+
+
+def test_left_recursive_and_ambiguous_grammars() -> None:
+    left = LarkGrammar("left", 'start: start "a" | "b"')
+    assert left.validate("baaaa", strict=True)
+    assert not left.validate("ab", strict=True)
+    ambiguous = LarkGrammar("amb", 'start: start start | "x"')
+    assert ambiguous.validate("x" * 30, strict=True)
+    assert not ambiguous.validate("x" * 5 + "y")
+    empty = LarkGrammar("empty", 'start: a b\na: "a"?\nb: "b"*')
+    for text, ok in [("", True), ("a", True), ("abbb", True), ("bb", True), ("ba", False)]:
+        assert empty.validate(text, strict=True) == ok, text
+
+
+def test_ignore_whitespace_and_comments() -> None:
+    g = LarkGrammar(
+        "list",
+        r"""
+start: "[" NAME ("," NAME)* "]"
+NAME: /[a-z]+/
+COMMENT: /#[^\n]*/
+%ignore /[ \n]+/
+%ignore COMMENT
+""",
+    )
+    assert g.validate("[a, b # two\n , c]", strict=True)
+    assert not g.validate("[a b]", strict=True)
+    assert g.validate("[a # note")
+
+
+def test_keywords_beat_identifiers_and_maximal_munch() -> None:
+    g = LarkGrammar(
+        "kw",
+        r"""
+start: stmt+
+stmt: "if" NAME ":" | NAME "=" NAME ";"
+NAME: /[a-z]+/
+%ignore " "
+""",
+    )
+    assert g.validate("if x:", strict=True)
+    assert g.validate("iffy = x;", strict=True)  # longest match: NAME, not "if" + "fy"
+    assert not g.validate("if = x;", strict=True)  # "if" is the keyword
+    # Contextual lexing: where the parser expects no keyword, "if" is a NAME.
+    assert g.validate("x = if;", strict=True)
+    prio = LarkGrammar(
+        "prio",
+        r"""
+start: A | B
+A.2: /[a-z]+/
+B: "abc"
+""",
+    )
+    assert prio.validate("abc", strict=True)
+    assert prio.validate("abd", strict=True)
+
+
+def test_syntax_error_has_line_and_column() -> None:
+    with pytest.raises(GrammarError) as info:
+        LarkGrammar("bad", 'start: "a"\nfoo: "b" )\n').compiled()
+    assert (info.value.line, info.value.column) == (2, 10)  # type: ignore[attr-defined]
+    assert "line 2, column 10" in str(info.value)
+
+
+def test_unsupported_features_are_named() -> None:
+    with pytest.raises(GrammarError, match="WORD.*flags") as info:
+        LarkGrammar("flags", 'start: WORD\nWORD: /[a-z]+/i\n').compiled()
+    assert info.value.line == 2  # type: ignore[attr-defined]
+    with pytest.raises(GrammarError, match="LOOK"):
+        LarkGrammar("look", "start: LOOK\nLOOK: /a(?=b)/\n").compiled()
+    with pytest.raises(GrammarError, match="empty string"):
+        LarkGrammar("empty", "start: E\nE: /a*/\n").compiled()
+    with pytest.raises(GrammarError, match="_INDENT"):
+        LarkGrammar("decl", "%declare _INDENT\nstart: _INDENT\n").compiled()
+    with pytest.raises(GrammarError, match="undefined|not defined"):
+        LarkGrammar("undef", "start: missing\n").compiled()
+    with pytest.raises(GrammarError, match="hook"):
+        LarkGrammar("hook", "start: 'a'", lexer="cobol")
+
+
+def test_strings_case_insensitive() -> None:
+    g = LarkGrammar("ci", 'start: "select"i " " "x"')
+    assert g.validate("SeLeCt x", strict=True)
+    assert not g.validate("selecx", strict=True)
