@@ -12,7 +12,7 @@ Then throughput (MB/s of input, median of ``--reps``) on the corpus and on
 long documents (about 100 KB and 1 MB, damaged), with the time per KB at each
 size to show that repair time grows linearly.
 
-Usage: ``python benchmarks/bench_repair_corpus.py [--per-kind 300] [--show KIND]``
+Usage: ``python benchmarks/bench_repair_corpus.py [--per-kind 300] [--seed N] [--show KIND]``
 (needs ``pip install json-repair``; fast-json-repair is used when installed).
 """
 
@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench_repair_damage import DAMAGES, Case, corpus, documents, render, same, tokenize
+from bench_repair_damage import DAMAGES, SEED, Case, corpus, documents, render, same, tokenize
 from pgents.repair import repair_json
 
 Repair = Callable[[str], "tuple[bool, Any]"]
@@ -159,12 +159,13 @@ def speed(cases: list[Case], fns: dict[str, Repair], reps: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-kind", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--show", help="print pgents' misses of this kind ('all' for every kind)")
     parser.add_argument("--no-speed", action="store_true")
     args = parser.parse_args()
     try:
-        cases = corpus(args.per_kind)
+        cases = corpus(args.per_kind, args.seed)
     except FileNotFoundError as exc:
         raise SystemExit(str(exc)) from exc
     fns = contenders()

@@ -68,6 +68,7 @@ def read_string(cur: Cursor, ctx: str) -> Any:
         if key is not None:
             return key
     search = _SEARCH_FOR[close_q]
+    doubled_open = start < n and s[start] == close_q
     parts: list[str] = []
     pos = start
     inner = 0
@@ -91,10 +92,10 @@ def read_string(cur: Cursor, ctx: str) -> Any:
         if ch == close_q or close_q == "\u201d":
             if closes(cur, last, ctx, inner + last - q, opener):
                 cur.i = last + 1
-                return _finish(cur, "".join(parts), ch, last > q, last)
+                return _finish(cur, "".join(parts), ch, (last > q) if doubled_open else None, last)
             if last > q and _string_follows(cur, q + 1):
                 cur.i = q + 1
-                return _finish(cur, "".join(parts)[: q - last], ch, False, q)
+                return _finish(cur, "".join(parts)[: q - last], ch, None, q)
             cur.repair("kept an unescaped quote inside a string")
             inner += 1
             opener = last + 1 < n and (s[last + 1].isalnum() or s[last + 1] == "_")
@@ -112,13 +113,15 @@ def _string_follows(cur: Cursor, j: int) -> bool:
     return k >= cur.n or s[k] in ",:]}"
 
 
-def _finish(cur: Cursor, text: str, quote: str, doubled: bool, q: int) -> str:
+def _finish(cur: Cursor, text: str, quote: str, doubled: bool | None, q: int) -> str:
     """The string's text once its closing quote at ``q`` is known.
 
-    A doubled quote around the whole text (``""word""``) is dropped, and so is
-    an unmatched quote at its start (``"" key"``): both are quoting slips.
+    When the string opened with a doubled quote, that quote is dropped if it
+    wraps the whole text (``""word""``: ``doubled`` says the close was doubled
+    too) or has no match in it (``"" key"``): both are quoting slips.
+    ``doubled`` is None when the string did not open with a doubled quote.
     """
-    if text[:1] == quote:
+    if doubled is not None and text[:1] == quote:
         if doubled and len(text) >= 2 and text[-1] == quote and quote not in text[1:-1]:
             cur.repair("dropped doubled quotes")
             text = text[1:-1]
@@ -136,7 +139,7 @@ def _finish(cur: Cursor, text: str, quote: str, doubled: bool, q: int) -> str:
 def _key_cut_at_colon(cur: Cursor, start: int, close_q: str) -> str | None:
     """A key whose closing quote is missing before its colon (``{"a: 1}``)."""
     s, n = cur.s, cur.n
-    end_q = s.find(close_q, start)
+    end_q = _unescaped(s, close_q, start)
     colon = s.find(":", start, n if end_q < 0 else end_q)
     if colon < 0:
         return None
@@ -146,6 +149,19 @@ def _key_cut_at_colon(cur: Cursor, start: int, close_q: str) -> str | None:
     cur.repair("closed key before ':'")
     cur.i = colon
     return s[start:colon].replace('\\"', '"').replace("\\\\", "\\").strip()
+
+
+def _unescaped(s: str, quote: str, start: int) -> int:
+    """Index of the first ``quote`` at or after ``start`` that no backslash escapes."""
+    q = s.find(quote, start)
+    while q > 0:
+        b = q
+        while b > start and s[b - 1] == "\\":
+            b -= 1
+        if (q - b) % 2 == 0:
+            return q
+        q = s.find(quote, q + 1)
+    return q
 
 
 def _escape(cur: Cursor, q: int, parts: list[str]) -> int:
