@@ -17,6 +17,7 @@ from mcp.types import CONNECTION_CLOSED
 from agent.mcp.config import MCPError, MCPServerConfig
 
 STDERR_TAIL_CHARS = 2000
+STDERR_TAIL_LINES = 12
 
 
 class MCPClient:
@@ -46,6 +47,8 @@ class MCPClient:
         self._stop = asyncio.Event()
         self._failure: BaseException | None = None
         self._errlog: IO[str] | None = None
+        self._serving = False
+        self._stderr = ""
 
     @property
     def server_id(self) -> str:
@@ -88,7 +91,7 @@ class MCPClient:
             await self.close()
             raise MCPError(
                 f"MCP server {self.server_id!r} failed to start "
-                f"({self.config.executable()} {' '.join(self.config.args)}): "
+                f"({' '.join([self.config.executable(), *self.config.args])}): "
                 f"{_describe(failure)}{self._stderr_note()}"
             ) from failure
 
@@ -114,14 +117,15 @@ class MCPClient:
         self._stop.set()
         owner = self._owner
         if owner is not None and not owner.done():
-            try:
-                await asyncio.wait_for(asyncio.shield(owner), 10.0)
-            except asyncio.TimeoutError:
+            if not self._serving:  # still starting: nothing to shut down politely
                 owner.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await owner
+            await asyncio.wait({owner}, timeout=10.0)
+            if not owner.done():
+                owner.cancel()
+                await asyncio.wait({owner})
         self._session = None
         if self._errlog is not None:
+            self._stderr = self._read_errlog()
             self._errlog.close()
             self._errlog = None
 
@@ -135,6 +139,7 @@ class MCPClient:
                 session = await stack.enter_async_context(ClientSession(read, write))
                 await session.initialize()
                 self._session = session
+                self._serving = True
                 self._ready.set()
                 await self._stop.wait()
         except BaseException as exc:  # recorded for connect(); the task ends here
@@ -204,15 +209,22 @@ class MCPClient:
         self._session = None
         self._stop.set()
 
-    def _stderr_note(self) -> str:
+    def _read_errlog(self) -> str:
         if self._errlog is None or self._errlog.closed:
-            return ""
+            return self._stderr
         self._errlog.flush()
         self._errlog.seek(0)
-        text = self._errlog.read().strip()
-        if not text:
+        text = self._errlog.read()
+        self._errlog.seek(0, 2)
+        return text
+
+    def _stderr_note(self) -> str:
+        """The last lines the server wrote to stderr, to quote in an error message."""
+        lines = self._read_errlog().strip().splitlines()[-STDERR_TAIL_LINES:]
+        if not lines:
             return ""
-        return f"\n--- server stderr (last lines) ---\n{text[-STDERR_TAIL_CHARS:]}"
+        text = "\n".join(lines)[-STDERR_TAIL_CHARS:]
+        return f"\n--- server stderr (last lines) ---\n{text}"
 
 
 def _describe(exc: BaseException | None) -> str:
