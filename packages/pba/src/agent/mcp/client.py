@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import tempfile
+from collections.abc import Awaitable
 from contextlib import AsyncExitStack
-from typing import IO, Any
+from typing import Any, TextIO, TypeVar, cast
 
 from mcp import ClientSession, StdioServerParameters
 from mcp import types as mcp_types
@@ -15,6 +16,8 @@ from mcp.shared.exceptions import McpError
 from mcp.types import CONNECTION_CLOSED
 
 from agent.mcp.config import MCPError, MCPServerConfig
+
+T = TypeVar("T")
 
 STDERR_TAIL_CHARS = 2000
 STDERR_TAIL_LINES = 12
@@ -46,7 +49,7 @@ class MCPClient:
         self._ready = asyncio.Event()
         self._stop = asyncio.Event()
         self._failure: BaseException | None = None
-        self._errlog: IO[str] | None = None
+        self._errlog: TextIO | None = None
         self._serving = False
         self._stderr = ""
 
@@ -72,8 +75,11 @@ class MCPClient:
             cwd=self.config.cwd,
         )
         # Kept open for the connection's lifetime; close() closes it.
-        self._errlog = tempfile.TemporaryFile(  # noqa: SIM115
-            mode="w+", encoding="utf-8", errors="replace"
+        self._errlog = cast(
+            TextIO,
+            tempfile.TemporaryFile(  # noqa: SIM115
+                mode="w+", encoding="utf-8", errors="replace"
+            ),
         )
         self._owner = asyncio.get_running_loop().create_task(
             self._own(parameters), name=f"mcp-{self.server_id}"
@@ -159,7 +165,7 @@ class MCPClient:
             )
         return self._session
 
-    async def _request(self, request: Any, doing: str) -> Any:
+    async def _request(self, request: Awaitable[T], doing: str) -> T:
         owner = self._owner
         assert owner is not None
         call = asyncio.ensure_future(request)
