@@ -1,0 +1,1 @@
+"""Ready-made grammars: Python 3.11 (``python``) and Bash (``bash``)."""
