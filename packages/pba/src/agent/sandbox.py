@@ -20,6 +20,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 MEMORY_EXIT_CODE = 86
 """The child's exit status when the code ran out of memory (a ``MemoryError``)."""
@@ -203,11 +204,10 @@ def _kill_all(process: subprocess.Popen[bytes], cgroup: Path | None) -> None:
         time.sleep(0.02)
 
 
-def _read(stream: tempfile._TemporaryFileWrapper[bytes] | object, limit: int) -> tuple[str, bool]:
+def _read(stream: IO[bytes], limit: int) -> tuple[str, bool]:
     """At most ``limit`` characters of a captured stream, and whether some were cut."""
-    assert hasattr(stream, "seek") and hasattr(stream, "read")
     stream.seek(0)
-    data: bytes = stream.read(limit * 4 + 4)
+    data = stream.read(limit * 4 + 4)
     more = bool(stream.read(1))
     text = data.decode("utf-8", errors="replace")
     if len(text) > limit or more:
