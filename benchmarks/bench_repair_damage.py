@@ -401,7 +401,7 @@ def number_spellings(doc: Any, rng: random.Random, pretty: bool) -> tuple[str, A
         elif isinstance(v, float) and 0 < abs(v) < 1 and "e" not in t.text:
             t.text = t.text.replace("0.", ".", 1)
         elif isinstance(v, int) and v > 0:
-            t.text = rng.choice([f"+{v}", f"{v}.", f"{v}.0"])
+            t.text = rng.choice([f"+{v}", f"{v}."])
         else:
             continue
         changed = True

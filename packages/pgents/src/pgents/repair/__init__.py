@@ -73,7 +73,7 @@ def repair_json(
         return RepairOutcome(False, error=f"input of {len(text)} chars exceeds {max_chars}")
     repairs: list[str] = []
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_not_json, parse_float=_finite_float)
         found = True
     except (ValueError, RecursionError):
         found = False
@@ -95,6 +95,18 @@ def repair_json(
     if value is None:
         return RepairOutcome(False, error="the document is null", repairs=repairs)
     return RepairOutcome(True, value, repairs)
+
+
+def _not_json(word: str) -> Any:
+    """``NaN`` and ``Infinity`` are Python's extensions, not JSON: leave them to the scanner."""
+    raise ValueError(f"{word} is not JSON")
+
+
+def _finite_float(word: str) -> float:
+    value = float(word)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{word} overflows a double")
+    return value
 
 
 def _reparse(text: str, stream_stable: bool) -> Any:

@@ -153,6 +153,10 @@ class Scanner(Cursor):
                 elif c == "}":
                     self.i += 1
                     return obj
+                elif c == ":":
+                    self.repair("dropped ':' without a key")
+                    self.i += 1
+                    continue
                 elif c in "])":
                     if closer == "]" and c == "]":
                         self.repair("closed object inside array")
