@@ -59,6 +59,7 @@ void bind_grammar(nb::module_& m) {
                                           nb::cast<std::vector<std::int32_t>>(r[1])});
             grammar::Hook h = grammar::Hook::kNone;
             if (hook == "python") h = grammar::Hook::kPython;
+            else if (hook == "bash") h = grammar::Hook::kBash;
             else if (!hook.empty()) throw GrammarError("unknown lexer hook '" + hook + "'");
             const auto count = static_cast<std::int32_t>(nonterminals.size());
             new (self) grammar::Grammar(std::move(terms), std::move(out), start, count,

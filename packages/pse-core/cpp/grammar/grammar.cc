@@ -175,7 +175,17 @@ Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::
     terminals_.push_back(pseudo("<continuation>", TermRole::kContinuation, 4, 3,
                                 {{0, '\\', 1}, {1, '\r', 2}, {1, '\n', 3}, {2, '\n', 3}}));
   }
-  if (terminals_.size() > 65000) throw GrammarError("more than 65000 terminals");
+  if (hook_ == Hook::kBash) {
+    heredoc_start_ = find("HEREDOC_START");
+    heredoc_body_ = find("HEREDOC_BODY");
+    newline_ = find("_NEWLINE");
+    if (heredoc_start_ < 0 || terminals_[heredoc_start_].role != TermRole::kNormal ||
+        heredoc_body_ < 0 || terminals_[heredoc_body_].role != TermRole::kDeclared || newline_ < 0 ||
+        terminals_[newline_].role != TermRole::kNormal)
+      throw GrammarError(
+          "the bash lexer hook needs terminals HEREDOC_START and _NEWLINE and `%declare HEREDOC_BODY`");
+  }
+  if (terminals_.size() + kMaxHeredocTerminals > 65000) throw GrammarError("more than 60000 terminals");
   for (std::size_t i = 0; i < terminals_.size(); ++i) {
     Terminal& t = terminals_[i];
     if (t.role == TermRole::kDeclared) continue;
@@ -268,6 +278,11 @@ bool Grammar::start_nullable() const { return nullable_[~rules_[0].rhs[0]]; }
 
 std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) const {
   if (!ps.set) return -1;
+  if (hook_ == Hook::kBash && ps.hook.bodies) {
+    const auto& [delimiter, dash] = ps.hook.heredocs.front();
+    if (!expects(*ps.set, heredoc_body_)) return -1;
+    return intern({{heredoc_terminal(delimiter, dash), 0}}, {}, true);
+  }
   const EarleySet* base = ps.set.get();
   bool newline_ok = true;
   if (hook_ == Hook::kPython) {
@@ -298,7 +313,7 @@ std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) cons
     if (prev >= 0)
       for (int b = 0; b < 256; ++b) {
         bool starts = false;
-        for (auto [t, s] : items) starts = starts || terminals_[t].table[b] >= 0;
+        for (auto [t, s] : items) starts = starts || term(t).table[b] >= 0;
         if (!starts) continue;
         std::int32_t c = prev;
         std::uint64_t local = 0;
@@ -312,10 +327,21 @@ std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) cons
 }
 
 std::uint64_t Grammar::start_local(const ParseState& ps) const {
-  return hook_ == Hook::kPython && ps.hook.line_start ? (1ull << 63) | ps.hook.col : 0;
+  if (hook_ == Hook::kPython) return ps.hook.line_start ? (1ull << 63) | ps.hook.col : 0;
+  if (hook_ == Hook::kBash && !ps.hook.bodies && ps.set && expects(*ps.set, heredoc_start_))
+    return 1ull << 62;
+  return 0;
 }
 
-std::uint64_t Grammar::track_column(std::uint64_t local, std::uint8_t b) {
+std::uint64_t Grammar::hook_local(std::uint64_t local, std::int32_t cfg, std::uint8_t b) const {
+  if (!(local >> 63)) {  // bash: the delimiter word of a heredoc start
+    if (!config(cfg).capture) return 0;
+    std::uint64_t count = local >> 56 & 7;
+    if (b == '<' || b == '\'' || b == '"' || b == ' ' || b == '\t') return local;
+    if (b == '-' && count == 0 && !(local >> 60 & 1)) return local | 1ull << 60;
+    if (count == 7) return local | 1ull << 59;
+    return (local & ~(7ull << 56)) | (count + 1) << 56 | static_cast<std::uint64_t>(b) << (8 * count);
+  }
   auto col = static_cast<std::uint32_t>(local);
   switch (b) {
     case '\t': col = (col / 8 + 1) * 8; break;
@@ -352,21 +378,19 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
     // rank a grammar terminal beats an ignored one.
     std::int32_t top = INT32_MIN;
     for (auto [t, s] : c.items)
-      if (terminals_[t].accepting[s]) top = std::max(top, terminals_[t].rank());
-    bool normal = false;
+      if (term(t).accepting[s]) top = std::max(top, term(t).rank());
+    bool token = false;
     for (auto [t, s] : c.items)
-      normal = normal || (terminals_[t].accepting[s] && terminals_[t].rank() == top &&
-                          terminals_[t].role == TermRole::kNormal);
+      token = token || (term(t).accepting[s] && term(t).rank() == top && is_token(term(t).role));
     if (top != INT32_MIN) {
       c.accepting = true;
-      c.ignored = !normal;
-      for (auto [t, s] : c.items) {
-        const Terminal& term = terminals_[t];
-        if (term.accepting[s] && term.rank() == top && (term.role == TermRole::kNormal) == normal)
+      c.ignored = !token;
+      for (auto [t, s] : c.items)
+        if (term(t).accepting[s] && term(t).rank() == top && is_token(term(t).role) == token)
           c.accepted.push_back(t);
-      }
     }
   }
+  for (auto [t, s] : c.items) c.capture = c.capture || static_cast<std::int32_t>(t) == heredoc_start_;
   config_ids_.emplace(std::move(key), static_cast<std::int32_t>(id));
   config_count_.store(id + 1, std::memory_order_release);
   return static_cast<std::int32_t>(id);
@@ -376,7 +400,7 @@ std::int32_t Grammar::compute_next(std::int32_t cfg, std::uint8_t b) const {
   const LexConfig& c = config(cfg);
   std::vector<std::pair<std::uint16_t, std::int32_t>> items;
   for (auto [t, s] : c.items) {
-    std::int32_t to = terminals_[t].table[static_cast<std::size_t>(s) * 256 + b];
+    std::int32_t to = term(t).table[static_cast<std::size_t>(s) * 256 + b];
     if (to >= 0) items.emplace_back(t, to);
   }
   std::int32_t n = items.empty() ? -1 : intern(std::move(items), {}, false);
@@ -386,6 +410,7 @@ std::int32_t Grammar::compute_next(std::int32_t cfg, std::uint8_t b) const {
 
 StatePtr Grammar::finish_lexeme(const StatePtr& ps, std::int32_t cfg, std::uint64_t local) const {
   const LexConfig& c = config(cfg);
+  if (hook_ == Hook::kBash && !c.ignored) return finish_bash(*ps, c, local);
   if (hook_ != Hook::kPython) {
     if (c.ignored) return ps;
     return make_state(scan(ps->set, c.accepted), ps->hook);
@@ -422,7 +447,62 @@ StatePtr Grammar::finish_lexeme(const StatePtr& ps, std::int32_t cfg, std::uint6
   return make_state(scan(base, c.accepted), std::move(h));
 }
 
+StatePtr Grammar::finish_bash(const ParseState& ps, const LexConfig& c, std::uint64_t local) const {
+  HookState h = ps.hook;
+  std::vector<std::uint16_t> terms = c.accepted;
+  auto has = [&](std::int32_t t) {
+    return std::find(terms.begin(), terms.end(), static_cast<std::uint16_t>(t)) != terms.end();
+  };
+  if (term(terms[0]).role == TermRole::kHeredoc) {
+    terms = {static_cast<std::uint16_t>(heredoc_body_)};
+    h.heredocs.erase(h.heredocs.begin());
+    h.bodies = !h.heredocs.empty();
+  } else {
+    if (has(heredoc_start_)) {
+      const std::uint64_t count = local >> 56 & 7;
+      if (!(local >> 62) || count == 0 || (local >> 59 & 1)) return make_state(nullptr, h);
+      std::string word;
+      for (std::uint64_t i = 0; i < count; ++i) word.push_back(static_cast<char>(local >> (8 * i) & 0xFF));
+      h.heredocs.emplace_back(std::move(word), (local >> 60 & 1) != 0);
+    }
+    if (has(newline_) && !h.heredocs.empty()) h.bodies = true;
+  }
+  return make_state(scan(ps.set, terms), std::move(h));
+}
+
+std::uint16_t Grammar::heredoc_terminal(const std::string& delimiter, bool dash) const {
+  std::string key = (dash ? "-" : "+") + delimiter;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto found = heredoc_terms_.find(key);
+  if (found != heredoc_terms_.end()) return found->second;
+  if (dynamic_.size() >= kMaxHeredocTerminals)
+    throw GrammarError("more than " + std::to_string(kMaxHeredocTerminals) + " heredoc delimiters");
+  // Lines up to and including the first one equal to the delimiter. States:
+  // 0 line start, k in 1..n: k bytes of the delimiter read, n + 1 the rest of
+  // a line that is not the delimiter, n + 2 after the delimiter's newline.
+  const auto n = static_cast<std::int32_t>(delimiter.size());
+  auto t = std::make_unique<Terminal>();
+  t->name = "HEREDOC_BODY<" + key + ">";
+  t->role = TermRole::kHeredoc;
+  t->table.assign(static_cast<std::size_t>(n + 3) * 256, -1);
+  t->accepting.assign(static_cast<std::size_t>(n + 3), 0);
+  t->accepting[n] = t->accepting[n + 2] = 1;
+  auto row = [&](std::int32_t s) { return t->table.begin() + static_cast<std::ptrdiff_t>(s) * 256; };
+  for (std::int32_t s = 0; s <= n + 1; ++s) {
+    std::fill(row(s), row(s) + 256, n + 1);
+    row(s)['\n'] = s == n ? n + 2 : 0;
+    if (s < n) row(s)[static_cast<std::uint8_t>(delimiter[s])] = s + 1;
+  }
+  if (dash) row(0)['\t'] = 0;
+  dynamic_.push_back(std::move(t));
+  dynamic_index_[dynamic_.size() - 1].store(dynamic_.back().get(), std::memory_order_release);
+  auto id = static_cast<std::uint16_t>(terminals_.size() + dynamic_.size() - 1);
+  heredoc_terms_.emplace(std::move(key), id);
+  return id;
+}
+
 SetPtr Grammar::at_end(const ParseState& ps) const {
+  if (hook_ == Hook::kBash && !ps.hook.heredocs.empty()) return nullptr;
   if (hook_ != Hook::kPython) return ps.set;
   if (ps.hook.depth > 0) return nullptr;
   SetPtr s = ps.set;

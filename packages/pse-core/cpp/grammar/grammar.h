@@ -1,6 +1,6 @@
 // A compiled context-free grammar: one byte automaton per terminal, an Earley
 // parser over the terminals, and an optional lexer hook ("python": NEWLINE /
-// INDENT / DEDENT).
+// INDENT / DEDENT; "bash": heredoc bodies).
 //
 // The grammar itself is immutable once compiled. What changes while text is
 // read lives in two kinds of values, both shared and never mutated:
@@ -27,7 +27,7 @@
 
 namespace pse::grammar {
 
-enum class Hook : std::uint8_t { kNone, kPython };
+enum class Hook : std::uint8_t { kNone, kPython, kBash };
 
 /// What a terminal is to the lexer.
 enum class TermRole : std::uint8_t {
@@ -36,6 +36,7 @@ enum class TermRole : std::uint8_t {
   kDeclared,      ///< %declare'd: produced by the lexer hook only
   kNewline,       ///< python hook: a physical newline
   kContinuation,  ///< python hook: backslash-newline
+  kHeredoc,       ///< bash hook: the body of a heredoc (one terminal per delimiter)
 };
 
 struct Terminal {
@@ -83,13 +84,16 @@ struct EarleySet {
   mutable std::vector<std::pair<std::vector<std::uint16_t>, std::weak_ptr<const EarleySet>>> memo;
 };
 
-/// Context of the python hook.
+/// Context of the lexer hooks.
 struct HookState {
   std::vector<std::uint32_t> indents{0};
   std::uint32_t col = 0;
   std::int32_t depth = 0;      ///< open brackets
   bool line_start = true;      ///< nothing but blanks/comments on this line yet
   bool line_tokens = false;    ///< a real token on this logical line
+  /// bash: heredoc (delimiter, strip leading tabs) pairs whose bodies are due.
+  std::vector<std::pair<std::string, bool>> heredocs;
+  bool bodies = false;  ///< bash: a newline passed; the next lexemes are the bodies
 };
 
 /// What a grammar frame holds.
@@ -108,6 +112,7 @@ struct LexConfig {
   bool fresh = true;                      ///< no byte read yet
   bool accepting = false;
   bool ignored = false;                   ///< the finished lexeme is dropped
+  bool capture = false;                   ///< bash: a heredoc start is still possible
   std::vector<std::uint16_t> accepted;    ///< top-rank terminals of the finished lexeme
   std::array<std::atomic<std::int32_t>, 256> next;  ///< -2 unknown, -1 none
   LexConfig();
@@ -141,7 +146,7 @@ class Grammar {
     if (n == -2) n = compute_next(cfg, b);
     if (n < 0) return false;
     cfg = n;
-    if (local >> 63) local = track_column(local, b);
+    if (local >> 62) local = hook_local(local, n, b);
     return true;
   }
   inline bool lex_accepting(std::int32_t cfg) const { return config(cfg).accepting; }
@@ -161,13 +166,20 @@ class Grammar {
   std::int32_t compute_next(std::int32_t cfg, std::uint8_t b) const;
   std::int32_t intern(std::vector<std::pair<std::uint16_t, std::int32_t>> items,
                       const std::array<std::uint64_t, 4>& forbid, bool fresh) const;
-  static std::uint64_t track_column(std::uint64_t local, std::uint8_t b);
+  /// Lexer `local` of the hooks: bit 63, the python column; bit 62, the bash
+  /// heredoc delimiter being read (up to 7 bytes, count in bits 56-58, bit 59
+  /// too long, bit 60 `<<-`).
+  std::uint64_t hook_local(std::uint64_t local, std::int32_t cfg, std::uint8_t b) const;
+  /// The terminal of the heredoc body ending at `delimiter`, made on first use.
+  std::uint16_t heredoc_terminal(const std::string& delimiter, bool dash) const;
+  static bool is_token(TermRole role) { return role == TermRole::kNormal || role == TermRole::kHeredoc; }
   std::int32_t intern_expected(std::vector<std::uint16_t> terms) const;
   SetPtr initial_set() const;
   SetPtr scan(const SetPtr& set, const std::vector<std::uint16_t>& terms) const;
   bool expects(const EarleySet& set, std::int32_t term) const;
   /// `set` after the hook tokens that end the input (python: NEWLINE, DEDENTs).
   SetPtr at_end(const ParseState& ps) const;
+  StatePtr finish_bash(const ParseState& ps, const LexConfig& c, std::uint64_t local) const;
   StatePtr make_state(SetPtr set, HookState hook) const;
 
   std::vector<Terminal> terminals_;
@@ -179,9 +191,11 @@ class Grammar {
   Hook hook_;
   std::vector<std::uint16_t> ignore_;   ///< always-considered terminals (ignore + hook pseudo)
   std::int32_t newline_ = -1, indent_ = -1, dedent_ = -1;
+  std::int32_t heredoc_start_ = -1, heredoc_body_ = -1;
 
   static constexpr std::uint32_t kChunkBits = 10, kChunkSize = 1u << kChunkBits,
                                  kChunks = limits::kMaxLexerStates / kChunkSize;
+  static constexpr std::size_t kMaxHeredocTerminals = 4096;
   mutable std::array<std::atomic<LexConfig*>, kChunks> chunks_{};
   mutable std::vector<std::unique_ptr<LexConfig[]>> owned_;
   mutable std::atomic<std::uint32_t> config_count_{0};
@@ -189,8 +203,18 @@ class Grammar {
   mutable std::unordered_map<std::string, std::int32_t> config_ids_;
   mutable std::unordered_map<std::string, std::int32_t> expected_ids_;
   mutable std::unordered_map<std::uint64_t, std::int32_t> start_configs_;
+  mutable std::unordered_map<std::string, std::uint16_t> heredoc_terms_;
+  mutable std::vector<std::unique_ptr<Terminal>> dynamic_;  ///< heredoc bodies
+  mutable std::array<std::atomic<const Terminal*>, kMaxHeredocTerminals> dynamic_index_{};
   SetPtr initial_;
   StatePtr initial_state_;
+
+ public:
+  /// A terminal by id: the grammar's, then the heredoc bodies made on demand.
+  const Terminal& term(std::uint32_t id) const {
+    return id < terminals_.size() ? terminals_[id]
+                                  : *dynamic_index_[id - terminals_.size()].load(std::memory_order_acquire);
+  }
 };
 
 }  // namespace pse::grammar

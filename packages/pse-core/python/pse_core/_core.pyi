@@ -339,7 +339,7 @@ class Grammar:
     ) -> None:
         """``terminals``: (name, packed int32 rows, accepting, priority, literal, role,
         bracket); ``rules``: (lhs, symbols), a symbol >= 0 a terminal index, < 0 the
-        nonterminal ``~index``; ``hook``: "" or "python"."""
+        nonterminal ``~index``; ``hook``: "", "python" or "bash"."""
     def validate(self, text: str | bytes, strict: bool = False) -> bool: ...
     @property
     def lexer_states(self) -> int: ...

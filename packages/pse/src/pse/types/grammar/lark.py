@@ -25,9 +25,9 @@ from pse.automata.dfa import EMPTY_ROW, lower_utf8
 
 __all__ = ["GrammarError", "LarkGrammar", "LarkGrammarStateMachine"]
 
-LEXER_HOOKS = ("python",)
+LEXER_HOOKS = ("python", "bash")
 _BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
-_HOOK_TERMINALS = {"python": {"_NEWLINE", "_INDENT", "_DEDENT"}}
+_HOOK_TERMINALS = {"python": {"_NEWLINE", "_INDENT", "_DEDENT"}, "bash": {"HEREDOC_BODY"}}
 
 
 def _error(message: str, line: int | None = None, column: int | None = None) -> GrammarError:
@@ -42,8 +42,8 @@ def _error(message: str, line: int | None = None, column: int | None = None) -> 
 class LarkGrammar:
     """A grammar in Lark syntax, compiled once (per start rule) to a native grammar.
 
-    ``lexer``: ``None`` or ``"python"`` (NEWLINE/INDENT/DEDENT as CPython's
-    tokenizer makes them; see docs/grammar.md). ``delimiters``: the fence a
+    ``lexer``: ``None``, ``"python"`` (NEWLINE/INDENT/DEDENT as CPython's
+    tokenizer makes them) or ``"bash"`` (heredoc bodies); see docs/grammar.md. ``delimiters``: the fence a
     fenced block of this language uses, for callers that wrap it.
     """
 
