@@ -327,6 +327,31 @@ def test_pypi_git_server_on_a_temporary_repository(tmp_path: Path) -> None:
     run(scenario())
 
 
+def test_tools_whose_schemas_cannot_be_enforced_are_left_out(tmp_path: Path) -> None:
+    entry = {
+        "identifier": "low",
+        "name": "Low-level",
+        "description": "d",
+        "command": "python",
+        "args": [str(Path(__file__).with_name("lowlevel_server.py"))],
+    }
+    path = tmp_path / "servers.json"
+    path.write_text(json.dumps([entry]))
+    caller = Caller(MCPHost(path, startup_timeout=20))
+
+    async def scenario() -> None:
+        added = await caller.use("add_mcp_server", server_id="low")
+        assert not added.is_error, added.content
+        assert added.metadata["tools"] == ["lookup"]
+        assert set(added.metadata["rejected_tools"]) == {"broken_ref", "lookbehind"}
+        assert "does not resolve" in added.content and "lookbehind" in added.content
+        assert "broken_ref" not in caller.tools
+        assert (await caller.use("lookup", key="beta")).content == "lookup: beta"
+        await caller.mcp_host.close()
+
+    run(scenario())
+
+
 def test_python_command_is_the_agents_interpreter(tmp_path: Path) -> None:
     host = MCPHost(server_list(tmp_path))
     assert host.available_servers()[0].executable() == sys.executable

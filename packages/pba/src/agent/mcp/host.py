@@ -33,6 +33,8 @@ class MCPHost:
         self.startup_timeout = startup_timeout
         self.call_timeout = call_timeout
         self.clients: dict[str, MCPClient] = {}
+        self.rejected_tools: dict[str, dict[str, str]] = {}
+        """Per server, the tools left out at the last connect and why (see ``connect``)."""
 
     def available_servers(self) -> list[MCPServerConfig]:
         """The servers of the list (read anew each time, so edits are seen)."""
@@ -46,7 +48,11 @@ class MCPHost:
         return client is not None and client.connected
 
     async def connect(self, server_id: str) -> list[Tool]:
-        """Connect to ``server_id`` (again, if it was connected) and return its tools."""
+        """Connect to ``server_id`` (again, if it was connected) and return its tools.
+
+        A tool whose schema PSE cannot compile is left out (calls to it could
+        not be enforced); ``rejected_tools[server_id]`` says which and why.
+        """
         configs = {server.identifier: server for server in self.available_servers()}
         if server_id not in configs:
             known = ", ".join(sorted(configs)) or "none"
@@ -64,7 +70,17 @@ class MCPHost:
             await client.close()
             raise
         self.clients[server_id] = client
-        return [Tool.from_mcp_tool(tool, server_id) for tool in mcp_tools]
+        tools: list[Tool] = []
+        rejected: dict[str, str] = {}
+        for mcp_tool in mcp_tools:
+            tool = Tool.from_mcp_tool(mcp_tool, server_id)
+            problem = tool.schema_error()
+            if problem is None:
+                tools.append(tool)
+            else:
+                rejected[tool.name] = problem
+        self.rejected_tools[server_id] = rejected
+        return tools
 
     async def call_tool(
         self, server_id: str, tool_name: str, arguments: dict[str, Any]

@@ -116,6 +116,18 @@ class Tool:
         wrapper["additionalProperties"] = False
         return wrapper
 
+    def schema_error(self) -> str | None:
+        """Why PSE cannot enforce calls to this tool (``to_dict()`` does not compile), or None."""
+        from pse.types.json.json_schema_state_machine import (  # noqa: PLC0415
+            schema_to_state_machine,
+        )
+
+        try:
+            schema_to_state_machine(self.to_dict())
+        except Exception as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return None
+
     @staticmethod
     def from_file(filepath: str | Path) -> Tool | None:
         """The tool defined in one Python file: the function named like the file.
