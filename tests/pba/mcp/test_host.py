@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -344,12 +346,66 @@ def test_tools_whose_schemas_cannot_be_enforced_are_left_out(tmp_path: Path) -> 
         assert not added.is_error, added.content
         assert added.metadata["tools"] == ["lookup"]
         assert set(added.metadata["rejected_tools"]) == {"broken_ref", "lookbehind"}
-        assert "does not resolve" in added.content and "lookbehind" in added.content
+        assert "does not resolve" in added.content and "lookbehind is not" in added.content
         assert "broken_ref" not in caller.tools
         assert (await caller.use("lookup", key="beta")).content == "lookup: beta"
         await caller.mcp_host.close()
 
     run(scenario())
+
+
+def test_server_tools_never_replace_the_agents_own(host: MCPHost) -> None:
+    caller = Caller(host)
+    builtin = caller.tools["send_message"]
+    caller.tools["echo"] = Tool("echo", callable=lambda self, text: text, schema={})
+
+    async def scenario() -> None:
+        added = await caller.use("add_mcp_server", server_id="sdk")
+        assert "echo" not in added.metadata["tools"]
+        assert added.metadata["rejected_tools"]["echo"] == (
+            "the name is already used by a tool of the agent"
+        )
+        assert caller.tools["echo"].mcp_server is None
+        again = await caller.use("add_mcp_server", server_id="sdk")  # reconnecting replaces
+        assert "add" in again.metadata["tools"]
+        assert caller.tools["send_message"] is builtin
+        await host.close()
+
+    run(scenario())
+
+
+def test_a_loop_that_ends_without_close_leaves_no_server_behind() -> None:
+    marker = f"--pba-marker-{os.getpid()}"
+    script = f"""
+import asyncio
+from agent.mcp import MCPHost, MCPServerConfig
+config = MCPServerConfig(identifier="t", name="t", description="d", command="python",
+                         args=[{str(SDK_SERVER)!r}, {marker!r}])
+async def main():
+    host = MCPHost([config])
+    await host.connect("t")
+    print((await host.call_tool("t", "add", {{"a": 1, "b": 2}})).content)
+asyncio.run(main())
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "3\n" and "Error" not in done.stderr and "Traceback" not in done.stderr
+    time.sleep(0.3)
+    leftovers = [
+        entry.name
+        for entry in Path("/proc").iterdir()
+        if entry.name.isdigit() and _cmdline_has(entry, marker)
+    ]
+    assert leftovers == []
+
+
+def _cmdline_has(entry: Path, marker: str) -> bool:
+    try:
+        return marker.encode() in (entry / "cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 def test_python_command_is_the_agents_interpreter(tmp_path: Path) -> None:

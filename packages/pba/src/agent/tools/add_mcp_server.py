@@ -17,13 +17,22 @@ async def add_mcp_server(self: Agent, server_id: str) -> Interaction:
         server_id: The server's identifier, as list_mcp_servers shows it.
     """
     tools = await self.mcp_host.connect(server_id)
-    self.add_tools(tools)
-    names = ", ".join(tool.name for tool in tools) or "none"
+    left_out = dict(self.mcp_host.rejected_tools.get(server_id, {}))
+    existing = self.tools
+    usable = []
+    for tool in tools:
+        owner = existing.get(tool.name)
+        if owner is not None and owner.mcp_server != server_id:
+            where = f"the MCP server {owner.mcp_server!r}" if owner.mcp_server else "the agent"
+            left_out[tool.name] = f"the name is already used by a tool of {where}"
+        else:
+            usable.append(tool)
+    self.add_tools(usable)
+    names = ", ".join(tool.name for tool in usable) or "none"
     content = f"Connected to the MCP server {server_id!r}. New tools: {names}."
-    rejected = self.mcp_host.rejected_tools.get(server_id, {})
-    if rejected:
-        content += " Left out, as their argument schemas cannot be enforced: " + "; ".join(
-            f"{name} ({problem})" for name, problem in rejected.items()
+    if left_out:
+        content += " Left out: " + "; ".join(
+            f"{name} ({problem})" for name, problem in left_out.items()
         )
     return Interaction(
         role=Interaction.Role.TOOL,
@@ -33,7 +42,7 @@ async def add_mcp_server(self: Agent, server_id: str) -> Interaction:
         emoji="electric_plug",
         metadata={
             "mcp_server": server_id,
-            "tools": [tool.name for tool in tools],
-            "rejected_tools": dict(rejected),
+            "tools": [tool.name for tool in usable],
+            "rejected_tools": left_out,
         },
     )
