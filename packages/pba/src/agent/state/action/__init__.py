@@ -1,0 +1,1 @@
+"""Action states: a tool call (:mod:`.tool_call`) or Python code (:mod:`.python`)."""
