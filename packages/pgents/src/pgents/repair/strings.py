@@ -1,4 +1,4 @@
-"""Quoted strings: quote styles, escapes, unescaped inner quotes, unterminated strings.
+r"""Quoted strings: quote styles, escapes, unescaped inner quotes, unterminated strings.
 
 * single and curly quotes open strings too (recorded as a repair);
 * a run of the same quote (``""``) can only end the string at its last
@@ -7,9 +7,13 @@
 * an unescaped quote ends the string only where :func:`closes` says the
   structure can go on; otherwise it is kept as text;
 * an unterminated string runs to the next ``, key:`` in an object, or to the
-  end of the input less the closers that belong to open containers. Its
-  characters are all kept (``stream_stable`` only drops a lone trailing
-  backslash, whose meaning the next chunk decides).
+  end of the input less the closers that belong to open containers; its
+  characters are all kept;
+* with ``stream_stable`` the input is a stream cut anywhere: an unterminated
+  string is the last thing written and takes everything to the end, and an
+  escape cut off by the end (``\``, ``\u00``) is left out until the next
+  chunk decides it, so each string of a longer prefix extends the string
+  of a shorter one.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ _ESCAPES: Final = {
 }
 _QUOTE_LIKE: Final = "'\u201c\u201d\u201e\u2018\u2019\u00ab\u00bb"
 _HEX4_RE: Final = re.compile(r"[0-9a-fA-F]{4}")
+_HEX_TAIL_RE: Final = re.compile(r"[0-9a-fA-F]{0,3}")
 _LOW_SURROGATE_RE: Final = re.compile(r"[dD][c-fC-F][0-9a-fA-F]{2}")
 _CONTROL_RE: Final = re.compile(r"[\x00-\x1f]")
 _KEY_AFTER_COMMA_RE: Final = re.compile(r",\s*[A-Za-z_][\w\- ]*:")
@@ -141,10 +146,10 @@ def _key_cut_at_colon(cur: Cursor, start: int, close_q: str) -> str | None:
     s, n = cur.s, cur.n
     end_q = _unescaped(s, close_q, start)
     colon = s.find(":", start, n if end_q < 0 else end_q)
-    if colon < 0:
+    if colon < 0 or (end_q < 0 and cur.stream_stable):
         return None
     after = cur.ws(end_q + 1) if end_q >= 0 else n
-    if end_q >= 0 and after < n and s[after] == ":":
+    if end_q >= 0 and (after >= n or s[after] == ":"):
         return None
     cur.repair("closed key before ':'")
     cur.i = colon
@@ -174,6 +179,10 @@ def _escape(cur: Cursor, q: int, parts: list[str]) -> int:
         cur.repair("closed string after a lone backslash")
         return n
     x = s[q + 1]
+    if x == "u" and cur.stream_stable and _HEX_TAIL_RE.fullmatch(s, q + 2):
+        cur.i = n
+        cur.repair("left out an escape cut off by the end")
+        return n
     if x == "u" and _HEX4_RE.match(s, q + 2):
         code = int(s[q + 2 : q + 6], 16)
         pos = q + 6
@@ -203,6 +212,11 @@ def _unterminated(cur: Cursor, parts: list[str], pos: int, ctx: str) -> Any:
         cur.i = n
         return DROP
     stop = n
+    if cur.stream_stable:
+        parts.append(s[pos:])
+        cur.i = n
+        cur.repair("closed an unterminated string")
+        return "".join(parts)
     if ctx == "object":
         m = _KEY_AFTER_COMMA_RE.search(rest)
         if m is not None:
