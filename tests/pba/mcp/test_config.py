@@ -69,7 +69,7 @@ class Caller:
         self.mcp_host = host
         self.added: list[Tool] = []
 
-    def add_tools(self, tools: list[Tool]) -> None:
+    def add_tools(self, tools: list[Tool], reset_system_prompt: bool = False) -> None:
         self.added += tools
 
 

@@ -70,9 +70,11 @@ class Caller:
     def __init__(self, host: MCPHost) -> None:
         self.mcp_host = host
         self.tools: dict[str, Tool] = {tool.name: tool for tool in Tool.load()}
+        self.prompt_resets = 0
 
-    def add_tools(self, tools: list[Tool]) -> None:
+    def add_tools(self, tools: list[Tool], reset_system_prompt: bool = False) -> None:
         self.tools.update({tool.name: tool for tool in tools})
+        self.prompt_resets += reset_system_prompt
 
     async def use(self, name: str, **arguments: Any) -> Interaction:
         return await invoke(self.tools[name], self, arguments, timeout=30)
@@ -133,6 +135,7 @@ def test_add_mcp_server_adds_tools_that_the_caller_can_use(host: MCPHost) -> Non
         added = await caller.use("add_mcp_server", server_id="sdk")
         assert not added.is_error, added.content
         assert "add" in added.metadata["tools"] and "add" in caller.tools
+        assert caller.prompt_resets == 1  # the system prompt now describes the new tools
         assert "[connected]" in (await caller.use("list_mcp_servers")).content
         assert (await caller.use("add", a=1, b=2)).content == "3"
         unknown = await caller.use("add_mcp_server", server_id="nope")

@@ -27,7 +27,7 @@ async def add_mcp_server(self: Agent, server_id: str) -> Interaction:
             left_out[tool.name] = f"the name is already used by a tool of {where}"
         else:
             usable.append(tool)
-    self.add_tools(usable)
+    self.add_tools(usable, reset_system_prompt=True)  # the prompt describes the new tools
     names = ", ".join(tool.name for tool in usable) or "none"
     content = f"Connected to the MCP server {server_id!r}. New tools: {names}."
     if left_out:
