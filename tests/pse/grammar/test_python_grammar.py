@@ -1,0 +1,352 @@
+"""PythonGrammar judged against CPython's own parser (``ast.parse`` of the running
+interpreter, 3.11): hand-picked edge cases, every prefix of the accepted ones, and
+one-character mutations of real programs."""
+
+from __future__ import annotations
+
+import ast
+import sys
+import warnings
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pse.types.grammar.default_grammars.python import PythonGrammar, PythonStateMachine
+
+pytestmark = pytest.mark.skipif(
+    sys.version_info[:2] != (3, 11), reason="the grammar is Python 3.11's; ast.parse of 3.11 judges"
+)
+
+GRAMMAR = PythonStateMachine.grammar
+
+
+def cpython_accepts(code: str) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ast.parse(code)
+        except (SyntaxError, ValueError):
+            return False
+    return True
+
+
+# Edge cases where a plain context-free grammar easily says the wrong thing.
+CASES = [
+    "",
+    "\n\n",
+    "# only a comment",
+    "x\n  ",
+    "x = 1 \\\n + 2",
+    "x = (\n1,\n)",
+    "x = [\n  1\n# c\n]",
+    "pass; pass",
+    "if x: pass; pass",
+    "if x: if y: pass",
+    "  x",
+    "\tx = 1",
+    "if x:\npass",
+    "if x:\n  a\n b",
+    "if x:\n  pass\n else:\n  pass",
+    "if 1:\n  x\n  \n",
+    "x\\",
+    "\\\n",
+    # targets
+    "f() = 1",
+    "None = 1",
+    "True.x = 1",
+    "x.True",
+    "(a) = 1",
+    "(a, b) = 1, 2",
+    "[a, b] = c",
+    "() = x",
+    "[] = x",
+    "f() += 1",
+    "a += 1, 2",
+    "a = b += c",
+    "a = b = c",
+    "x, y: int",
+    "(x): int",
+    "x.y: int = 1",
+    "x[0]: int",
+    "del f()",
+    "del (a), [b]",
+    "del *x",
+    "del x,",
+    "del ()",
+    "for f() in z: pass",
+    "for x, in y: pass",
+    "with a as f(): pass",
+    "with a as (b, c): pass",
+    "*a = 1",
+    "a, *b, *c = x",
+    "x = *a",
+    "*a, b = c",
+    "x := 1",
+    "(x := 1)",
+    "(a.b := 1)",
+    "a[x:=1]",
+    "{x := 1}",
+    "lambda: x := 1",
+    # calls and parameters
+    "f(a=1, b)",
+    "f(**k, *a)",
+    "f(a=1, *b)",
+    "f(**k, a)",
+    "f(x for x in y, 1)",
+    "f(x for x in y)",
+    "f(a for a in b,)",
+    "f(,)",
+    "f(*)",
+    "f(a,)",
+    "f(True=1)",
+    "def f(a=1, b): pass",
+    "def f(*, **k): pass",
+    "def f(*,): pass",
+    "def f(a, /, b, /): pass",
+    "def f(**k, a): pass",
+    "def f(a, /, b=1, *c, d, e=2, **f): pass",
+    "def f(a=1, /, b=2): pass",
+    "def f(a=1, /, b): pass",
+    "def f(/): pass",
+    "def f(*a: *T): pass",
+    "lambda a=1, b: 0",
+    "lambda *, a: 0",
+    "lambda *a, **k: 0",
+    "class A(B, metaclass=M): pass",
+    "class A(x for x in y): pass",
+    # expressions
+    "a if b",
+    "x = a if b else lambda: c",
+    "a < b > c",
+    "not not x",
+    "-a ** b",
+    "a ** -b",
+    "x = not",
+    "1if 1 else 2",
+    "1abc",
+    "1_000",
+    "01",
+    "00",
+    "0_0",
+    "1__0",
+    "1_",
+    "0x_1",
+    "0b102",
+    "0o8",
+    "1e5j",
+    "1.j",
+    ".5",
+    "1..real",
+    "1.real",
+    "1e",
+    "x = 1._0",
+    "0777",
+    "0xfor x in y",
+    "print >>f, x",
+    "exec 'x'",
+    "a[*b]",
+    "a[1:2, *b]",
+    "a[::, ::]",
+    "a[:, 1]",
+    "(*a)",
+    "(*a,)",
+    "{**a, 'b': 1}",
+    "{*a, 1}",
+    "{**a for a in b}",
+    "[*a for a in b]",
+    "[i for i in a if b else c]",
+    "async = 1",
+    "await = 1",
+    "await x",
+    "x = yield from y",
+    "print(match, case, _)",
+    "for x inside: pass",
+    "x isnot y",
+    "import a as b.c",
+    "from a import b,",
+    "from a import (b as c, d as e,)",
+    "from a import ()",
+    "from .... import x",
+    "import *",
+    "from a import (*)",
+    "raise from Y",
+    "raise X from Y",
+    "global",
+    "nonlocal x",
+    # strings
+    "b'a' 'b'",
+    "x = b'a' b'c'",
+    "u'x'",
+    "ub'x'",
+    "Rb'x'",
+    "'\\x4'",
+    "'\\U00110000'",
+    "b'\\u1234'",
+    "x = b'\\x4'",
+    "x = '\\u12'",
+    "x = b'\\u12'",
+    "x = b'\u00e9'",
+    "x = r'\\N{foo}'",
+    "x = rb'\\x'",
+    "'''a\nb'''",
+    "'a\nb'",
+    "x = 'a\\\nb'",
+    "'''a''''",
+    "x = 'a' f'b' 'c'",
+    "f'{}'",
+    "f'{x!z}'",
+    "f'{x=}'",
+    "f'{x = !r}'",
+    "f'{a['b']}'",
+    "f'{\"a\"}'",
+    "f'{a}}'",
+    "f'{{}}'",
+    "f'{a # c}'",
+    "f'{\"\\n\"}'",
+    "f'{a:\\n}'",
+    "f'{x:.2f} and {y!r:>10}'",
+    "f'{a.b(c, \"d\")[0]}'",
+    "f'{if}'",
+    "f'{a + b * 2}'",
+    "f'{len(items)} items'",
+    "f\"{d['key']}\"",
+    "f'{x:>{width}}'",
+    # compound statements
+    "try:\n pass",
+    "try:\n pass\nelse:\n pass",
+    "try:\n pass\nfinally:\n pass",
+    "try:\n pass\nexcept* E:\n pass\nexcept F:\n pass",
+    "try:\n pass\nexcept*:\n pass",
+    "try:\n pass\nexcept A, B:\n pass",
+    "try:\n pass\nexcept (A, B) as e:\n pass\nelse:\n pass",
+    "with (a as b, c as d): pass",
+    "with (a, b) as c: pass",
+    "with (yield): pass",
+    "async def f():\n async with a as b: pass\n async for x in y: pass\n await z",
+    "@x.y(1)[2]\nclass A: pass",
+    "@(x := y)\ndef f(): pass",
+    "def f() -> int: pass",
+    "while x:\n pass\nelse:\n pass",
+    "for *a, b in c: pass",
+    "for x in *a, *b: pass",
+    # match
+    "match x:\n case a | b: pass",
+    "match x:\n case {**r, 'a': 1}: pass",
+    "match x:\n case {'a': 1, **r}: pass",
+    "match x:\n case P(x=1, 2): pass",
+    "match x:\n case P(1, x=2): pass",
+    "match x:\n case 1+2j: pass",
+    "match x:\n case -1-2j: pass",
+    "match x:\n case 1+2: pass",
+    "match x:\n case a.b: pass",
+    "match x:\n case [a, *b, *c]: pass",
+    "match x:\n case _ if x: pass",
+    "match x:\n case a as _: pass",
+    "match x, y:\n case a: pass",
+    "match = 1",
+    "match(x)",
+    "match x:\n case (a as b) | c: pass",
+    "case = 1",
+    # Python 3.12 syntax that 3.11 rejects
+    "type X = int",
+    "def f[T](): pass",
+    "class A[T]: pass",
+    "f'{f'{x}'}'",
+]
+
+# Valid Python 3.11 that the grammar deliberately does not cover (docs/grammar_languages.md).
+NOT_COVERED = {
+    "'\\N{DIGIT ONE}'",
+    "f'{x:>{width}}'",
+    "f'{a:{b}}'",
+    "f'''{\na}'''",
+    "rf'{a}\\x'",
+}
+
+
+# Accepted by the native engine though CPython rejects them: engine bugs reported in
+# /work/notes/grammar_contract.md ("Findings"); strict xfail, so a fix shows up as XPASS.
+ENGINE_BUGS = {
+    "for x inside: pass": "keyword boundary: 'in' is lexed out of 'inside'",
+    "x isnot y": "keyword boundary: 'is' is lexed out of 'isnot'",
+    "\\\n": "python hook: backslash-newline at end of input",
+}
+
+
+def _case(code: str) -> object:
+    if code in ENGINE_BUGS:
+        return pytest.param(code, marks=pytest.mark.xfail(reason=ENGINE_BUGS[code], strict=True))
+    return code
+
+
+@pytest.mark.parametrize("code", [_case(c) for c in CASES + sorted(NOT_COVERED)])
+def test_verdict_matches_cpython(code: str) -> None:
+    expected = cpython_accepts(code) and code not in NOT_COVERED
+    assert GRAMMAR.validate(code, strict=True) is expected
+
+
+def test_not_covered_is_valid_python_and_rejected() -> None:
+    for code in NOT_COVERED:
+        assert cpython_accepts(code), code
+        assert not GRAMMAR.validate(code, strict=True), code
+
+
+PROGRAMS = [
+    "def factorial(n):\n    if n <= 1:\n        return 1\n    return n * factorial(n-1)\n",
+    "import os\nfrom typing import Any\n\n\nclass A(Base, metaclass=M):\n    x: int = 1\n\n"
+    "    @property\n    def y(self) -> int:\n        return self.x  # doc\n",
+    "async def main():\n    async with lock:\n        data = [x async for x in aiter()]\n"
+    "    await asyncio.sleep(0.1)\n",
+    "try:\n    pass\nexcept (ValueError, KeyError) as e:\n    raise RuntimeError(f'{e!r}') from e\n"
+    "else:\n    print('ok')\nfinally:\n    done = True\n",
+    "match command.split():\n    case [action]:\n"
+    "        pass\n    case [action, obj]:\n        pass\n"
+    "    case Point(x=0, y=0) | {'k': [1, 2, *rest]}:\n        pass\n    case _:\n        pass\n",
+    "values = {k: v for k, v in zip(a, b) if v}\nsquares = (i ** 2 for i in range(10))\n"
+    "total = sum(x for x in values.values() if (y := x * 2) > 3)\n",
+    "s = '''multi\nline''' + \"text\" r'\\d+' f\"{name:>10}: {value:.2f}\"\n"
+    "b = b'\\x00' b'bytes'\n",
+    "if a:\n\tpass\nelif b:\n    x = [\n        1,\n        2,\n    ]\nelse:\n    del x[0], y.z\n",
+    "lambda_ = lambda x, /, y=1, *args, z, **kw: (x, y, args, z, kw)\nprint(*args, sep='', **kw)\n",
+]
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_programs_and_every_prefix(program: str) -> None:
+    assert cpython_accepts(program)
+    assert GRAMMAR.validate(program, strict=True)
+    for cut in range(len(program)):
+        assert GRAMMAR.validate(program[:cut], strict=False), repr(program[:cut])
+
+
+def test_documented_grammar_object() -> None:
+    grammar = PythonGrammar()
+    assert grammar.delimiters == ("```python\n", "\n```")
+    assert grammar.lexer == "python"
+    incomplete = "def factorial(n):\n    if n <= 1:"
+    assert PythonStateMachine.grammar.validate(incomplete, strict=False)
+    assert not PythonStateMachine.grammar.validate(incomplete, strict=True)
+
+
+@pytest.mark.xfail(reason="engine: keyword boundaries (e.g. 'casePoint' lexed as 'case Point')")
+@settings(max_examples=300, deadline=None)
+@given(
+    program=st.sampled_from(PROGRAMS),
+    where=st.floats(0, 1),
+    edit=st.sampled_from(["delete", "insert", "replace"]),
+    char=st.sampled_from(list(" \t\n()[]{}:;,.=*'\"#\\@-+0aif")),
+)
+def test_mutations_never_accepted_when_cpython_rejects(
+    program: str, where: float, edit: str, char: str
+) -> None:
+    """One-character edits of real programs: a text CPython rejects is never accepted."""
+    i = min(int(where * len(program)), len(program) - 1)
+    if edit == "delete":
+        text = program[:i] + program[i + 1 :]
+    elif edit == "insert":
+        text = program[:i] + char + program[i:]
+    else:
+        text = program[:i] + char + program[i + 1 :]
+    if GRAMMAR.validate(text, strict=True):
+        assert cpython_accepts(text), repr(text)

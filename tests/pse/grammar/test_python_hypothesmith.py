@@ -1,0 +1,44 @@
+"""PythonGrammar on programs hypothesmith derives from CPython's own grammar."""
+
+from __future__ import annotations
+
+import ast
+import sys
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+
+from pse.types.grammar.default_grammars.python import PythonStateMachine
+
+hypothesmith = pytest.importorskip(
+    "hypothesmith", reason="hypothesmith (PyPI) generates the programs"
+)
+pytestmark = pytest.mark.skipif(
+    sys.version_info[:2] != (3, 11), reason="the grammar is Python 3.11's; ast.parse of 3.11 judges"
+)
+
+GRAMMAR = PythonStateMachine.grammar
+
+
+def cpython_accepts(code: str) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ast.parse(code)
+        except (SyntaxError, ValueError):
+            return False
+    return True
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(code=hypothesmith.from_grammar())
+def test_generated_programs_and_prefixes(code: str) -> None:
+    """Programs hypothesmith derives from CPython's grammar (valid by construction):
+    accepted, with every prefix viable, unless they use what is not covered (CR line
+    ends, non-ASCII identifiers)."""
+    assume("\r" not in code and code.isascii())
+    assert cpython_accepts(code)
+    assert GRAMMAR.validate(code, strict=True), repr(code)
+    for cut in range(len(code)):
+        assert GRAMMAR.validate(code[:cut], strict=False), repr(code[:cut])
