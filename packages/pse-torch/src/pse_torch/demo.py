@@ -29,7 +29,7 @@ from pse_torch.mixin import PSETorchMixin
 from pse_torch.model import convert
 
 
-class PSE_Llama(PSETorchMixin, LlamaForCausalLM):  # noqa: N801 - the documented name
+class PSE_Llama(PSETorchMixin, LlamaForCausalLM):  # type: ignore[misc]  # noqa: N801
     pass
 
 

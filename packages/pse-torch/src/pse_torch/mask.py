@@ -111,7 +111,8 @@ def _to_numpy(tensor: torch.Tensor) -> NDArray[Any]:
     host = tensor.detach().cpu()
     if host.dtype == torch.bfloat16:  # NumPy has no bfloat16
         host = host.float()
-    return host.numpy()
+    values: NDArray[Any] = host.numpy()
+    return values
 
 
 def _from_numpy(values: NDArray[Any], like: torch.Tensor) -> torch.Tensor:

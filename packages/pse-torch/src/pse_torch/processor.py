@@ -27,7 +27,7 @@ from pse_torch.mask import allocate_token_bitmask, apply_token_bitmask_inplace
 __all__ = ["PSELogitsProcessor"]
 
 
-class PSELogitsProcessor(LogitsProcessor):
+class PSELogitsProcessor(LogitsProcessor):  # type: ignore[misc]
     """Masks the logits of tokens the engine's structure forbids.
 
     Use one processor per ``generate`` call, or call :meth:`reset` in between

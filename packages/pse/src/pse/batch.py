@@ -316,6 +316,7 @@ class EngineBatch:
                     f"batch row {row}: token {token} was chosen "
                     f"where the structure forces {expected}"
                 )
+            self.done[row] = token in self.eos_ids
             return
         if token in self.eos_ids:
             self.done[row] = True
