@@ -39,12 +39,12 @@ TOOLS = [
 ]
 
 
-@server.list_tools()  # type: ignore[misc, no-untyped-call]
+@server.list_tools()  # type: ignore[untyped-decorator, no-untyped-call]
 async def list_tools() -> list[types.Tool]:
     return TOOLS
 
 
-@server.call_tool()  # type: ignore[misc]
+@server.call_tool()  # type: ignore[untyped-decorator]
 async def call_tool(name: str, arguments: dict[str, object]) -> list[types.TextContent]:
     return [types.TextContent(type="text", text=f"{name}: {arguments.get('key')}")]
 

@@ -56,7 +56,9 @@ def test_a_missing_list_is_reported(tmp_path: Path) -> None:
 
 
 def test_environment_fixed_and_passed(monkeypatch: pytest.MonkeyPatch) -> None:
-    config = MCPServerConfig(**ENTRY, env={"MODE": "test"}, pass_env=["PBA_TOKEN"])
+    config = MCPServerConfig.model_validate(
+        {**ENTRY, "env": {"MODE": "test"}, "pass_env": ["PBA_TOKEN"]}
+    )
     monkeypatch.delenv("PBA_TOKEN", raising=False)
     with pytest.raises(MCPError, match="needs the environment variable\\(s\\) PBA_TOKEN"):
         config.environment()

@@ -20,10 +20,12 @@ def walk(engine: StructuringEngine, seed: int, random_steps: int = 120) -> str:
             break
         allowed = list(engine.allowed_token_ids())
         assert allowed, "the engine allows no token before the call is complete"
-        plan = list(engine.completion_token_ids())
+        plan = engine.completion_token_ids() or []
         token = plan[0] if plan and rng.random() < 0.3 else int(rng.choice(allowed))
         emitted += list(engine.consume_token(token))
-    for token in engine.completion_token_ids():
+    completion = engine.completion_token_ids()
+    assert completion is not None, "the engine reports no way to complete the call"
+    for token in completion:
         emitted += list(engine.consume_token(token))
     assert engine.has_reached_accept_state
     text: str = engine.tokenizer.decode(emitted)
