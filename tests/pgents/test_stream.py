@@ -65,3 +65,12 @@ def test_not_a_prefix() -> None:
     assert parse_partial_json("{'a'") is None
     assert parse_partial_json("") is None
     assert parse_partial_json('{"a": 1} x') is None
+
+
+def test_incremental_parser_skips_tokens_that_are_not_json() -> None:
+    from pgents.strategies.incremental_ast import IncrementalParser
+
+    final = list(IncrementalParser().parse_stream(["[00, 1]"]))[-1]
+    assert final.success and final.value is not None
+    assert [c.value for c in final.value.children] == [1]
+    assert final.repairs

@@ -3,8 +3,8 @@
 The scanner is a recursive-descent parser that never rejects input: where the
 text departs from JSON it makes the least surprising guess, records what it
 did in ``repairs`` and carries on. Strings are read by :mod:`.strings` (with
-the quote lookahead of :mod:`.termination`), numbers by :mod:`.numbers`; the
-position and comment skipping live in :mod:`.cursor`. Valid documents never
+the quote lookahead of :mod:`.termination`), unquoted numbers, literals and
+text by :mod:`.words`; the position and comment skipping live in :mod:`.cursor`. Valid documents never
 reach it (``repair_json`` tries ``json.loads`` first).
 
 The guesses made here:
@@ -16,10 +16,9 @@ The guesses made here:
   closer follows it (then it is a stray duplicate and is dropped);
 * trailing, leading and doubled commas are dropped, missing commas and colons
   inserted; comments are removed;
-* unquoted keys and values become strings, Python/any-case literals
-  (``True``, ``None``, ``NULL``) become JSON literals, tuples ``(1, 2)``
-  become arrays; a value cut off by the end of the input (``tr``, ``-``) is
-  left out with its key, as a streaming parser would;
+* unquoted keys become strings, tuples ``(1, 2)`` become arrays, sets
+  ``{1, 2}`` arrays too; a value cut off by the end of the input is left out
+  with its key;
 * a string value that is a fenced JSON block is read as that JSON.
 """
 
@@ -29,43 +28,20 @@ import re
 from typing import Any, Final
 
 from pgents.repair.cursor import MAX_DEPTH, Cursor, TooDeep
-from pgents.repair.numbers import is_json_number, number
 from pgents.repair.strings import DROP, read_string
 from pgents.repair.termination import QUOTES
+from pgents.repair.words import LITERALS, MISSING, read_word
 
 __all__ = ["MAX_DEPTH", "Scanner", "SpanScanner", "TooDeep"]
 
-_WORD_RE: Final = re.compile(r"[^\s,\]\}\)\"':]+")
-_UNQUOTED_VALUE_RE: Final = re.compile(r"[^,\}\]\)\"\n]*")
 _KEY_STOP_RE: Final = re.compile(r"[:\"'\u201c{}\[\],]")
 _CONTAINER_START_RE: Final = re.compile(r"[\[{]")
 _ROOT_REOPEN_RE: Final = re.compile(r"\s*,\s*\"[^\"\n]*\"\s*:")
 _TUPLE_END_RE: Final = re.compile(r"\s*\)")
 _SEPARATOR_RE: Final = re.compile(r"[,}\]\"]")
 _FENCE_OPEN_RE: Final = re.compile(r"^`{3,}[\w+-]*")
-_LITERALS: Final[dict[str, Any]] = {
-    "true": True,
-    "false": False,
-    "null": None,
-    "none": None,
-}
 _QUOTES: Final = QUOTES
 _CLOSERS: Final = "}])"
-
-
-class _Missing:
-    __slots__ = ()
-
-
-_MISSING: Final = _Missing()
-
-
-def _incomplete_at_end(word: str) -> bool:
-    """A literal or a sign cut off by the end of the input (``tr``, ``nu``, ``-``)."""
-    low = word.lower()
-    return low in ("-", "+") or any(
-        full.startswith(low) and low != full for full in ("true", "false", "null")
-    )
 
 
 class Scanner(Cursor):
@@ -81,10 +57,10 @@ class Scanner(Cursor):
         values: list[Any] = []
         start = self.ws(0)
         stripped = s[start:].rstrip()
-        if stripped.lower() in _LITERALS:
+        if stripped.lower() in LITERALS:
             if stripped not in ("true", "false", "null"):
                 self.repair(f"normalised literal {stripped!r}")
-            return [_LITERALS[stripped.lower()]]
+            return [LITERALS[stripped.lower()]]
         if start < n and s[start] == "(":
             self.i = start
             values.append(self._tuple())
@@ -225,7 +201,7 @@ class Scanner(Cursor):
                 if value is DROP:
                     self.repair(f"dropped key {key!r} without value")
                     return obj
-                if value is _MISSING:
+                if value is MISSING:
                     self.repair(f"gave key {key!r} an empty value")
                     value = ""
                 obj[key] = value
@@ -283,7 +259,7 @@ class Scanner(Cursor):
                 value = self._value("array")
                 if value is DROP:
                     return arr
-                if value is _MISSING:
+                if value is MISSING:
                     self.repair("dropped unexpected character")
                     self.i += 1
                     continue
@@ -335,8 +311,8 @@ class Scanner(Cursor):
                 return self._fenced_in_string(text)
             return text
         if c in ",}])":
-            return _MISSING
-        return self._word(ctx)
+            return MISSING
+        return read_word(self, ctx)
 
     def _fenced_in_string(self, text: str) -> Any:
         inner = Scanner(_FENCE_OPEN_RE.sub("", text)[:-3])
@@ -348,42 +324,6 @@ class Scanner(Cursor):
             self.repair("parsed a fenced JSON block inside a string")
             return found[0]
         return text
-
-    def _word(self, ctx: str) -> Any:
-        s, n = self.s, self.n
-        c = s[self.i]
-        if c.isdigit() or c in "-+.":
-            m = _WORD_RE.match(s, self.i)
-            word = m.group() if m else c
-            num = number(word)
-            if num is not None:
-                if not is_json_number(word):
-                    self.repair(f"completed number {word!r}")
-                self.i += len(word)
-                return num
-        m = _UNQUOTED_VALUE_RE.match(s, self.i)
-        raw = m.group() if m else ""
-        if not raw:
-            return _MISSING
-        end = self.i + len(raw)
-        word = raw.strip()
-        if word.lower() in _LITERALS:
-            if word not in ("true", "false", "null"):
-                self.repair(f"normalised literal {word!r}")
-            self.i = end
-            return _LITERALS[word.lower()]
-        if end >= n and (ctx == "array" or _incomplete_at_end(word)):
-            self.repair(f"dropped truncated word {word!r}")
-            self.i = n
-            return DROP
-        self.i = end
-        if end < n and s[end] in _QUOTES and end > 0 and not s[end - 1].isspace():
-            self.repair("dropped a stray closing quote")
-            self.i = end + 1
-        if not word:
-            return _MISSING
-        self.repair(f"quoted value {word!r}")
-        return word
 
 
 class SpanScanner(Scanner):
@@ -399,7 +339,7 @@ class SpanScanner(Scanner):
     def _value(self, ctx: str) -> Any:
         start = self.i
         value = super()._value(ctx)
-        if value is not _MISSING and value is not DROP:
+        if value is not MISSING and value is not DROP:
             self.spans.append((start, self.i))
         return value
 

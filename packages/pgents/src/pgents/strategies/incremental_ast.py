@@ -104,7 +104,11 @@ class _Builder:
         elif tok == ":":
             self.expect_key = False
         else:
-            value = json.loads(tok)
+            try:
+                value = json.loads(tok)
+            except ValueError:  # a token shaped like JSON that is not (``00``)
+                self.repairs.append(f"skipped {tok!r} at {self.offset}")
+                return
             if top is not None and top.type == "object" and self.expect_key:
                 self.pending_key = str(value)
                 self.expect_key = False
