@@ -4,8 +4,9 @@ The scanner is a recursive-descent parser that never rejects input: where the
 text departs from JSON it makes the least surprising guess, records what it
 did in ``repairs`` and carries on. Strings are read by :mod:`.strings` (with
 the quote lookahead of :mod:`.termination`), unquoted numbers, literals and
-text by :mod:`.words`; the position and comment skipping live in :mod:`.cursor`. Valid documents never
-reach it (``repair_json`` tries ``json.loads`` first).
+text by :mod:`.words`; the position and comment skipping live in
+:mod:`.cursor`. Valid documents never reach it (``repair_json`` tries
+``json.loads`` first).
 
 The guesses made here:
 
