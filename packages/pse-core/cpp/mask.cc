@@ -81,6 +81,7 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
 }
 
 void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t depth) {
+  // Exits come sorted by end state, then by byte (trie order).
   const auto& exits = e.lexer_exits;
   for (std::size_t i = 0; i < exits.size();) {
     std::size_t j = i;
@@ -89,13 +90,16 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
     Positions& below = level(2 * depth);
     rt_.closure(rt_.pop(rt_.with(p, exits[i].state, exits[i].local, p->flags | kConsumed, p->hist)),
                 below);
-    for (; i < j; ++i) {
-      std::uint32_t d = exits[i].node;
+    while (i < j) {
+      const std::uint8_t byte = nodes_[exits[i].node].byte;
       Positions& stepped = level(2 * depth + 1);
-      rt_.advance(below, nodes_[d].byte, stepped);
-      if (stepped.empty()) continue;
-      mark(d);
-      if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
+      rt_.advance(below, byte, stepped);
+      for (; i < j && nodes_[exits[i].node].byte == byte; ++i) {
+        if (stepped.empty()) continue;
+        std::uint32_t d = exits[i].node;
+        mark(d);
+        if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
+      }
     }
     arena_.rewind(m);
   }

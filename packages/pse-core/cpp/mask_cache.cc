@@ -29,8 +29,14 @@ struct Builder {
       if (n.end == c + 1) continue;  // no children
       if (leaf::accepting(leaf.kind, *leaf.node, s, l))
         for (std::uint32_t d = c + 1; d < n.end; d = nodes[d].end) {
-          if (leaf.kind == Kind::kLexer) lexer_exits.push_back({s, l, d});
-          else exits[nodes[d].byte].push_back(d);
+          if (leaf.kind != Kind::kLexer) {
+            exits[nodes[d].byte].push_back(d);
+            continue;
+          }
+          // Maximal munch: a lexeme never ends before a byte that extends it.
+          std::int32_t s2 = s;
+          std::uint64_t l2 = l;
+          if (!leaf::step(leaf.kind, *leaf.node, s2, l2, nodes[d].byte)) lexer_exits.push_back({s, l, d});
         }
       walk(c, s, l);
     }
@@ -73,8 +79,12 @@ const MaskEntry& MaskCache::get(const Key& key, const Frame& leaf, const TrieMap
   } else {
     entry->sparse = std::move(b.inside);
   }
-  std::stable_sort(b.lexer_exits.begin(), b.lexer_exits.end(), [](const auto& x, const auto& y) {
-    return x.state != y.state ? x.state < y.state : x.local < y.local;
+  const auto& nodes = trie.nodes();
+  std::sort(b.lexer_exits.begin(), b.lexer_exits.end(), [&](const auto& x, const auto& y) {
+    if (x.state != y.state) return x.state < y.state;
+    if (x.local != y.local) return x.local < y.local;
+    if (nodes[x.node].byte != nodes[y.node].byte) return nodes[x.node].byte < nodes[y.node].byte;
+    return x.node < y.node;
   });
   entry->lexer_exits = std::move(b.lexer_exits);
   std::size_t total = 0;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <unordered_set>
 
 #include "pse_core/errors.h"
 #include "pse_core/limits.h"
@@ -77,11 +76,29 @@ LexConfig::LexConfig() {
 struct EarleyBuilder {
   const Grammar& g;
   std::shared_ptr<EarleySet> s = std::make_shared<EarleySet>();
-  std::unordered_set<ItemKey, ItemHash> seen;
   std::vector<std::uint8_t> predicted = std::vector<std::uint8_t>(g.rules_of_.size(), 0);
+  /// Open addressing over item indices + 1 (0: free); grows with the set.
+  std::vector<std::uint32_t> table = std::vector<std::uint32_t>(256, 0);
 
   void add(const Item& it) {
-    if (seen.insert(ItemKey{it.rule, it.dot, it.origin}).second) s->items.push_back(it);
+    const ItemKey key{it.rule, it.dot, it.origin};
+    std::size_t mask = table.size() - 1, i = ItemHash{}(key) & mask;
+    for (; table[i]; i = (i + 1) & mask) {
+      const Item& o = s->items[table[i] - 1];
+      if (o.rule == it.rule && o.dot == it.dot && o.origin == it.origin) return;
+    }
+    s->items.push_back(it);
+    table[i] = static_cast<std::uint32_t>(s->items.size());
+    if (2 * s->items.size() > table.size()) {
+      table.assign(table.size() * 4, 0);
+      mask = table.size() - 1;
+      for (std::uint32_t k = 0; k < s->items.size(); ++k) {
+        const Item& o = s->items[k];
+        std::size_t j = ItemHash{}(ItemKey{o.rule, o.dot, o.origin}) & mask;
+        while (table[j]) j = (j + 1) & mask;
+        table[j] = k + 1;
+      }
+    }
   }
 
   SetPtr run() {
@@ -239,6 +256,12 @@ SetPtr Grammar::scan(const SetPtr& set, const std::vector<std::uint16_t>& terms)
   }
   if (b.s->items.empty()) return nullptr;
   SetPtr out = b.run();
+  {
+    // The memo is weak; the most recent results stay alive here so that the
+    // next masks (which revisit the same parses) find them.
+    std::lock_guard<std::mutex> lock(mutex_);
+    recent_[recent_next_++ % recent_.size()] = out;
+  }
   std::lock_guard<std::mutex> lock(set->memo_mutex);
   for (auto& [key, weak] : set->memo)
     if (key == terms) {
@@ -281,7 +304,7 @@ std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) cons
   if (hook_ == Hook::kBash && ps.hook.bodies) {
     const auto& [delimiter, dash] = ps.hook.heredocs.front();
     if (!expects(*ps.set, heredoc_body_)) return -1;
-    return intern({{heredoc_terminal(delimiter, dash), 0}}, {}, true);
+    return intern({{heredoc_terminal(delimiter, dash), 0}}, {}, true, -1);
   }
   const EarleySet* base = ps.set.get();
   bool newline_ok = true;
@@ -289,10 +312,13 @@ std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) cons
     if (ps.hook.line_start) base = ps.effective.get();
     newline_ok = ps.hook.depth > 0 || !ps.hook.line_tokens || expects(*ps.set, newline_);
   }
+  // Ignored lexemes (blanks, comments) are absorbed by the lexer: after one,
+  // it restarts in `home` without the parser (not where the hooks need them).
+  const bool absorb = hook_ == Hook::kNone || (hook_ == Hook::kPython && !ps.hook.line_start);
   const std::int32_t expected = base ? base->expected_id : -1;
   const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(expected)) << 32) ^
-                            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(prev)) << 1) ^
-                            (newline_ok ? 1 : 0);
+                            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(prev)) << 2) ^
+                            (newline_ok ? 1 : 0) ^ (absorb ? 2 : 0);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = start_configs_.find(key);
@@ -319,7 +345,9 @@ std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) cons
         std::uint64_t local = 0;
         if (lex_step(c, local, static_cast<std::uint8_t>(b))) forbid[b >> 6] |= 1ull << (b & 63);
       }
-    id = intern(std::move(items), forbid, true);
+    const std::int32_t home = absorb ? intern(items, {}, true, kSelf) : -1;
+    id = home >= 0 && forbid == std::array<std::uint64_t, 4>{} ? home
+                                                               : intern(std::move(items), forbid, true, home);
   }
   std::lock_guard<std::mutex> lock(mutex_);
   start_configs_.emplace(key, id);
@@ -352,9 +380,18 @@ std::uint64_t Grammar::hook_local(std::uint64_t local, std::int32_t cfg, std::ui
 }
 
 std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>> items,
-                             const std::array<std::uint64_t, 4>& forbid, bool fresh) const {
+                             const std::array<std::uint64_t, 4>& forbid, bool fresh,
+                             std::int32_t home) const {
+  // `home` only matters while an absorbable (ignored) terminal is alive.
+  bool absorbable = false;
+  for (auto [t, s] : items) {
+    TermRole r = term(t).role;
+    absorbable = absorbable || r == TermRole::kIgnore || r == TermRole::kContinuation;
+  }
+  if (!absorbable) home = -1;
   std::string key(reinterpret_cast<const char*>(items.data()), items.size() * sizeof(items[0]));
   key.push_back(fresh ? 1 : 0);
+  key.append(reinterpret_cast<const char*>(&home), sizeof(home));
   if (fresh) key.append(reinterpret_cast<const char*>(forbid.data()), sizeof(forbid));
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = config_ids_.find(key);
@@ -373,6 +410,7 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
   c.items = std::move(items);
   c.forbid = forbid;
   c.fresh = fresh;
+  c.home = home == kSelf ? static_cast<std::int32_t>(id) : home;
   if (!fresh) {
     // Among the terminals the lexeme matches, the highest rank wins; at equal
     // rank a grammar terminal beats an ignored one.
@@ -403,7 +441,16 @@ std::int32_t Grammar::compute_next(std::int32_t cfg, std::uint8_t b) const {
     std::int32_t to = term(t).table[static_cast<std::size_t>(s) * 256 + b];
     if (to >= 0) items.emplace_back(t, to);
   }
-  std::int32_t n = items.empty() ? -1 : intern(std::move(items), {}, false);
+  std::int32_t n = -1;
+  if (!items.empty()) {
+    n = intern(std::move(items), {}, false, c.home);
+  } else if (c.home >= 0 && c.ignored && c.accepting &&
+             term(c.accepted[0]).role != TermRole::kNewline) {
+    // An ignored lexeme ends: the next one starts in the same parse.
+    std::int32_t h = c.home;
+    std::uint64_t local = 0;
+    if (lex_step(h, local, b)) n = h;
+  }
   const_cast<LexConfig&>(c).next[b].store(n, std::memory_order_release);
   return n;
 }

@@ -113,6 +113,7 @@ struct LexConfig {
   bool accepting = false;
   bool ignored = false;                   ///< the finished lexeme is dropped
   bool capture = false;                   ///< bash: a heredoc start is still possible
+  std::int32_t home = -1;                 ///< where an ignored lexeme restarts (-1: it pops)
   std::vector<std::uint16_t> accepted;    ///< top-rank terminals of the finished lexeme
   std::array<std::atomic<std::int32_t>, 256> next;  ///< -2 unknown, -1 none
   LexConfig();
@@ -164,8 +165,10 @@ class Grammar {
         .load(std::memory_order_acquire)[static_cast<std::uint32_t>(id) & (kChunkSize - 1)];
   }
   std::int32_t compute_next(std::int32_t cfg, std::uint8_t b) const;
+  /// `home`: the fresh configuration an ignored lexeme returns to (kSelf: this one).
   std::int32_t intern(std::vector<std::pair<std::uint16_t, std::int32_t>> items,
-                      const std::array<std::uint64_t, 4>& forbid, bool fresh) const;
+                      const std::array<std::uint64_t, 4>& forbid, bool fresh, std::int32_t home) const;
+  static constexpr std::int32_t kSelf = -2;
   /// Lexer `local` of the hooks: bit 63, the python column; bit 62, the bash
   /// heredoc delimiter being read (up to 7 bytes, count in bits 56-58, bit 59
   /// too long, bit 60 `<<-`).
@@ -208,6 +211,8 @@ class Grammar {
   mutable std::array<std::atomic<const Terminal*>, kMaxHeredocTerminals> dynamic_index_{};
   SetPtr initial_;
   StatePtr initial_state_;
+  mutable std::array<SetPtr, 2048> recent_;  ///< keeps recent scan results alive (memo hits)
+  mutable std::size_t recent_next_ = 0;
 
  public:
   /// A terminal by id: the grammar's, then the heredoc bodies made on demand.
