@@ -179,8 +179,8 @@ class Agent:
             raw=self.inference.frontend.tokenizer.decode(token_ids),
             segments=list(engine.get_stateful_structured_output()),
             complete=engine.has_reached_accept_state,
+            token_ids=token_ids,
             seconds=time.perf_counter() - started,
-            token_count=len(token_ids),
         )
         self.steps.append(step)
         return step

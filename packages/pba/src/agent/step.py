@@ -23,8 +23,8 @@ class Step:
         complete: whether the engine reached the end of the agent's state machine.
         tool_call: the step's tool call, parsed, if it made one.
         results: what the action produced (tool results, errors).
+        token_ids: the generated token ids (the end-of-sequence token included).
         seconds: generation time.
-        token_count: generated tokens.
     """
 
     raw: str
@@ -32,8 +32,8 @@ class Step:
     complete: bool
     tool_call: ToolCall | None = None
     results: list[Interaction] = field(default_factory=list)
+    token_ids: list[int] = field(default_factory=list)
     seconds: float = 0.0
-    token_count: int = 0
 
     def identifiers(self) -> list[str]:
         """The state identifiers of the segments, in order."""

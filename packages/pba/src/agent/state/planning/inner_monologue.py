@@ -19,7 +19,7 @@ class InnerMonologue(PlanningState):
             delimiters=delimiters or ("```inner_monologue\n", "\n```"),
             color="dim magenta",
             emoji="💭",
-            character_max=character_max or 1500,
+            character_max=1500 if character_max is None else character_max,
         )
 
     @property

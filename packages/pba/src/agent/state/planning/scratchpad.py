@@ -19,7 +19,7 @@ class Scratchpad(PlanningState):
             delimiters=delimiters or ("```scratchpad\n", "\n```"),
             color="dim white",
             emoji="📝",
-            character_max=character_max or 500,
+            character_max=500 if character_max is None else character_max,
         )
 
     @property

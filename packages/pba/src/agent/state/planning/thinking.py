@@ -19,7 +19,7 @@ class Thinking(PlanningState):
             delimiters=delimiters or ("```thinking\n", "\n```"),
             color="dim cyan",
             emoji="🧠",
-            character_max=character_max or 1000,
+            character_max=1000 if character_max is None else character_max,
         )
 
     @property
