@@ -34,7 +34,7 @@ class Person(BaseModel):
     age: int
 
 
-def _fix(text: str, error: str, attempt: int) -> str:
+def _fix(text: str, error: str, context: dict[str, Any]) -> str:
     return text + "}"
 
 
@@ -60,10 +60,10 @@ def all_parsers() -> list[pgents.BaseParser[Any]]:
         GraduatedPromptingParser({"name": str, "age": int}),
         DiffBasedParser("<p>hello</p>"),
         EvolvingParser({"json": JsonRepairParser(), "anchor": AnchorBasedParser()}),
-        ReflectionParser(PydanticParser(Person), _fix),
+        ReflectionParser(base_parser=PydanticParser(Person), llm_fix_fn=_fix),
         StructuralDecouplingParser({"name": str, "age": int}, lambda p, k: json.dumps(p)[-8:]),
         FallbackParser(PydanticParser(Person), json_parser, AnchorBasedParser()),
         FusionParser(json_parser, StackBalancingParser()),
-        SwitchParser([(lambda t: t.startswith("{"), json_parser)], AnchorBasedParser()),
+        SwitchParser({lambda t: t.startswith("{"): json_parser}, AnchorBasedParser()),
         SequentialParser(json_parser, _validate),
     ]

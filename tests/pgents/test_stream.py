@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from pgents import JsonRepairParser, StackBalancingParser
+from pgents.strategies.incremental_ast import IncrementalParser
 from pgents.stream import parse_partial_json
 
 
@@ -30,7 +31,7 @@ def test_prefix_sweep_matches_jiter(
 
 
 def test_stream_yields_a_partial_per_chunk(prefix_sweep: list[dict[str, Any]]) -> None:
-    parser = JsonRepairParser()
+    parser = JsonRepairParser().configure(stream_chunk_size=1)
     for doc in prefix_sweep:
         text = doc["doc"]
         chunks = [text[i : i + 3] for i in range(0, len(text), 3)]
@@ -74,3 +75,12 @@ def test_incremental_parser_skips_tokens_that_are_not_json() -> None:
     assert final.success and final.value is not None
     assert [c.value for c in final.value.children] == [1]
     assert final.repairs
+
+
+def test_stream_chunk_size_groups_tokens() -> None:
+    tokens = list('{"a": [1, 2, 3], "b": "xyz"}')
+    for parser in (JsonRepairParser(), StackBalancingParser(), IncrementalParser()):
+        grouped = list(parser.configure(stream_chunk_size=8).parse_stream(iter(tokens)))
+        assert [r.stream_position for r in grouped[:-1]] == [8, 16, 24, 28]
+        assert all(r.partial for r in grouped[:-1]) and not grouped[-1].partial
+        assert len(list(parser.parse_stream(iter(tokens)))) == 2  # default 128 tokens

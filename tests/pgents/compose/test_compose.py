@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from pgents import (
     AnchorBasedParser,
@@ -46,6 +48,34 @@ def test_switch_routes() -> None:
     assert parser.parse('{"a": 1}').metadata["route"] == 0
     assert parser.parse("###ITEM: x").metadata["route"] == "default"
     assert not SwitchParser([]).parse("x").success
+    # the spec's mapping form: {condition: parser}, tried in order
+    mapping = SwitchParser(
+        {lambda t: t.startswith("###"): AnchorBasedParser(), lambda t: True: JsonRepairParser()}
+    )
+    assert mapping.parse("###ITEM: x").metadata["route"] == 0
+    assert mapping.parse('{"a": 1}').value == {"a": 1}
+
+
+def test_fallback_and_fusion_respect_the_budget() -> None:
+    failing = AnchorBasedParser(anchor="###NEVER:")
+    chain = FallbackParser(failing, failing, JsonRepairParser())
+    assert chain.parse('{"a": 1}').success
+    capped = chain.configure(max_attempts=2).parse('{"a": 1}')
+    assert not capped.success and "max_attempts (2) reached" in (capped.error or "")
+    fused = FusionParser(JsonRepairParser(), StackBalancingParser()).configure(max_attempts=1)
+    assert fused.parse('{"a": 1}').metadata["fused"] == ["json-repair"]
+
+
+def test_timeout_stops_further_attempts() -> None:
+    class Slow(IdentityParser):
+        def _parse(self, text: str) -> ParseResult[str]:
+            time.sleep(0.02)
+            return ParseResult.fail("slow and wrong", "slow")
+
+    chain = FallbackParser(Slow(), Slow(), Slow(), JsonRepairParser()).configure(timeout_ms=30)
+    result = chain.parse('{"a": 1}')
+    assert not result.success and "timed out" in (result.error or "")
+    assert FallbackParser(Slow(), JsonRepairParser()).parse('{"a": 1}').success
 
 
 def test_sequential_multiplies() -> None:

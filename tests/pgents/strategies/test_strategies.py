@@ -52,7 +52,7 @@ def test_pydantic_json_and_constructor() -> None:
 
 def test_stack_balancing_stream() -> None:
     chunks = ['{"items": [1, ', '2, {"a": "x', 'yz"}], "done": tr', "ue}"]
-    results = list(StackBalancingParser().parse_stream(iter(chunks)))
+    results = list(StackBalancingParser().configure(stream_chunk_size=1).parse_stream(iter(chunks)))
     assert [r.value for r in results] == [
         {"items": [1]},
         {"items": [1, 2, {"a": "x"}]},
@@ -77,7 +77,7 @@ def test_structural_decoupling() -> None:
 
 
 def test_incremental_ast() -> None:
-    parser = IncrementalParser()
+    parser = IncrementalParser().configure(stream_chunk_size=1)
     results = list(parser.parse_stream(iter(['{"a": [1, 2', '], "b": "hel', 'lo"}'])))
     first = results[0].value
     assert first is not None and not first.complete
@@ -102,16 +102,30 @@ def test_lazy_validation() -> None:
 def test_reflection() -> None:
     calls: list[str] = []
 
-    def fix(text: str, error: str, attempt: int) -> str:
-        calls.append(error)
-        return '{"name": "Ada", "age": 36}' if attempt == 1 else text
+    seen: list[dict[str, Any]] = []
 
-    result = ReflectionParser(PydanticParser(Person), fix).parse("{}")
+    def fix(text: str, error: str, context: dict[str, Any]) -> str:
+        calls.append(error)
+        seen.append(context)
+        return '{"name": "Ada", "age": 36}' if context["attempt"] == 1 else text
+
+    parser = ReflectionParser(
+        base_parser=PydanticParser(Person), llm_fix_fn=fix, context={"task": "person"}
+    )
+    result = parser.parse("{}")
     assert result.success and result.metadata["retries"] == 2
     assert result.confidence == 0.9 * 0.5
     assert len(calls) == 2 and "name" in calls[0]
-    never = ReflectionParser(PydanticParser(Person), lambda t, e, a: t).parse("{}")
+    assert seen[1]["task"] == "person" and len(seen[1]["history"]) == 2
+    never = ReflectionParser(PydanticParser(Person), lambda t, e, c: t).parse("{}")
     assert not never.success
+    # the config fields bound the loop
+    off = parser.configure(enable_reflection=False).parse("{}")
+    assert not off.success and "0 retries" in (off.error or "")
+    one = parser.configure(max_reflection_retries=1).parse("{}")
+    assert not one.success and "1 retries" in (one.error or "")
+    capped = parser.configure(max_attempts=2).parse("{}")
+    assert not capped.success and "max_attempts" in (capped.error or "")
 
 
 def test_graduated() -> None:

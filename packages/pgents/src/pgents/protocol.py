@@ -10,7 +10,7 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 from pgents.config import ParserConfig
 from pgents.result import ParseResult
 
-__all__ = ["BaseParser", "Parser"]
+__all__ = ["BaseParser", "Parser", "group_tokens"]
 
 A = TypeVar("A")
 P = TypeVar("P", bound="BaseParser[Any]")
@@ -74,13 +74,13 @@ class BaseParser(Generic[A]):
             return ParseResult.fail(f"{type(exc).__name__}: {exc}", self.name)
 
     def parse_stream(self, tokens: Iterable[str]) -> Iterator[ParseResult[A]]:
-        """One partial result per chunk (``partial=True``, ``stream_position`` =
-        characters seen), then the complete result of the whole text."""
+        """One partial result per ``config.stream_chunk_size`` tokens
+        (``partial=True``, ``stream_position`` = characters seen), then the
+        complete result of the whole text."""
         buffer: list[str] = []
         size = 0
         try:
-            for item in tokens:
-                chunk = _as_text(item)
+            for chunk in group_tokens(tokens, self.config.stream_chunk_size):
                 buffer.append(chunk)
                 size += len(chunk)
                 text = "".join(buffer) if len(buffer) > 1 else chunk
@@ -112,3 +112,16 @@ class BaseParser(Generic[A]):
 def _as_text(item: object) -> str:
     """A stream chunk as text (streams of non-str junk must not crash a parser)."""
     return item if isinstance(item, str) else str(item)
+
+
+def group_tokens(tokens: Iterable[object], size: int) -> Iterator[str]:
+    """The stream's tokens joined ``size`` at a time (``ParserConfig.stream_chunk_size``);
+    the last group may be shorter. Non-str tokens are turned into text."""
+    group: list[str] = []
+    for token in tokens:
+        group.append(_as_text(token))
+        if len(group) >= size:
+            yield "".join(group)
+            group = []
+    if group:
+        yield "".join(group)

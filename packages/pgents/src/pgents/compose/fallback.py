@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
+from pgents.budget import Budget
 from pgents.protocol import BaseParser, Parser
 from pgents.result import ParseResult
 
@@ -23,7 +24,8 @@ class FallbackParser(BaseParser[A], Generic[A]):
     ``max(0.5, 1 - 0.1 i)``. A success below ``config.min_confidence`` does not
     stop the chain; if no success reaches it, the most confident success is
     returned (``metadata["below_min_confidence"] = True``); if none succeeds,
-    a failure listing every error.
+    a failure listing every error. ``config.max_attempts`` and
+    ``config.timeout_ms`` bound how many strategies are tried.
     """
 
     name = "fallback"
@@ -36,7 +38,12 @@ class FallbackParser(BaseParser[A], Generic[A]):
     def _parse(self, text: str) -> ParseResult[A]:
         errors: list[str] = []
         best: ParseResult[A] | None = None
+        budget = Budget(self.config)
         for i, strategy in enumerate(self.strategies):
+            stop = budget.take()
+            if stop is not None:
+                errors.append(stop)
+                break
             result = strategy.parse(text)
             if not result.success:
                 errors.append(f"{result.strategy or i}: {result.error}")

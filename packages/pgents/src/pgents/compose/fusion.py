@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
+from pgents.budget import Budget
 from pgents.confidence import parallel
 from pgents.protocol import BaseParser, Parser
 from pgents.result import ParseResult
@@ -32,6 +33,7 @@ class FusionParser(BaseParser[A], Generic[A]):
     """Parses with every parser and merges the successful values with
     ``merge`` (default :func:`merge_values`). Confidence is the average of the
     successful results' confidences (the parallel rule); repairs are pooled.
+    ``config.max_attempts`` and ``config.timeout_ms`` bound how many parsers run.
     """
 
     name = "fusion"
@@ -45,7 +47,14 @@ class FusionParser(BaseParser[A], Generic[A]):
         self.merge = merge
 
     def _parse(self, text: str) -> ParseResult[A]:
-        results = [p.parse(text) for p in self.parsers]
+        budget = Budget(self.config)
+        results: list[ParseResult[A]] = []
+        for parser in self.parsers:
+            stop = budget.take()
+            if stop is not None:
+                results.append(ParseResult.fail(stop, self.name))
+                break
+            results.append(parser.parse(text))
         good = [r for r in results if r.success]
         if not good:
             return ParseResult.fail(

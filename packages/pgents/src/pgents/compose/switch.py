@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Generic, TypeVar
 
 from pgents.protocol import BaseParser, Parser
@@ -15,18 +15,22 @@ A = TypeVar("A")
 Condition = Callable[[str], bool]
 
 
+Routes = Mapping[Condition, Parser[A]] | Sequence[tuple[Condition, Parser[A]]]
+
+
 class SwitchParser(BaseParser[A], Generic[A]):
     """The first route whose condition holds parses the text (its result and
-    confidence unchanged, plus ``metadata["route"]``); otherwise ``default``.
-    A condition that raises counts as False.
+    confidence unchanged, plus ``metadata["route"]``, the route's index);
+    otherwise ``default``. ``routes`` is the spec's mapping
+    ``{condition: parser}`` (tried in insertion order) or a sequence of
+    ``(condition, parser)`` pairs. A condition that raises counts as False.
     """
 
     name = "switch"
 
-    def __init__(
-        self, routes: Sequence[tuple[Condition, Parser[A]]], default: Parser[A] | None = None
-    ) -> None:
-        self.routes = list(routes)
+    def __init__(self, routes: Routes[A], default: Parser[A] | None = None) -> None:
+        pairs = routes.items() if isinstance(routes, Mapping) else routes
+        self.routes: list[tuple[Condition, Parser[A]]] = list(pairs)
         self.default = default
 
     def _parse(self, text: str) -> ParseResult[A]:

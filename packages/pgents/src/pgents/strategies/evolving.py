@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from typing import Any, Generic, TypeVar
 
+from pgents.budget import Budget
 from pgents.protocol import BaseParser, Parser
 from pgents.result import ParseResult
 
@@ -59,7 +60,12 @@ class EvolvingParser(BaseParser[A], Generic[A]):
         fmt = detect_format(text)
         self.observed_formats[fmt] += 1
         errors = []
+        budget = Budget(self.config)
         for name in self.ranking():
+            stop = budget.take()
+            if stop is not None:
+                errors.append(stop)
+                break
             self.attempts[name] += 1
             result = self.strategies[name].parse(text)
             if result.success:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from pgents.confidence import BASE, with_repairs
-from pgents.protocol import BaseParser
+from pgents.protocol import BaseParser, group_tokens
 from pgents.result import ParseResult
 
 __all__ = ["IncrementalNode", "IncrementalParser"]
@@ -195,8 +195,7 @@ class IncrementalParser(BaseParser[IncrementalNode]):
         builder = _Builder()
         size = 0
         try:
-            for chunk in tokens:
-                chunk = chunk if isinstance(chunk, str) else str(chunk)
+            for chunk in group_tokens(tokens, self.config.stream_chunk_size):
                 size += len(chunk)
                 builder.feed(chunk)
                 yield self._result(builder, False).as_partial(size)

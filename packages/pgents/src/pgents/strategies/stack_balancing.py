@@ -8,7 +8,7 @@ from typing import Any
 
 from pgents.balance import BracketTracker
 from pgents.confidence import BASE, with_repairs
-from pgents.protocol import BaseParser
+from pgents.protocol import BaseParser, group_tokens
 from pgents.result import ParseResult
 
 __all__ = ["StackBalancingParser"]
@@ -57,8 +57,7 @@ class StackBalancingParser(BaseParser[Any]):
         tracker = BracketTracker()
         parts: list[str] = []
         try:
-            for chunk in tokens:
-                chunk = chunk if isinstance(chunk, str) else str(chunk)
+            for chunk in group_tokens(tokens, self.config.stream_chunk_size):
                 parts.append(chunk)
                 tracker.feed(chunk)
                 text = "".join(parts)
