@@ -1,0 +1,132 @@
+"""LarkGrammarStateMachine composed with other machines: fenced inside
+Encapsulated, repeated by Loop, alternatives of Any, and as a JSON object
+value in a hand-built graph; the engine's masks there, with a real tokenizer."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from _support.tokenizers import smollm2_tokenizer
+from pse_core import StateMachine
+
+from pse.structuring_engine import StructuringEngine
+from pse.types.base.any import AnyStateMachine
+from pse.types.base.encapsulated import EncapsulatedStateMachine
+from pse.types.base.loop import LoopStateMachine
+from pse.types.base.phrase import PhraseStateMachine
+from pse.types.grammar import LarkGrammar, LarkGrammarStateMachine
+
+ARITH = LarkGrammar(
+    "arith",
+    r"""
+?start: sum
+?sum: sum ("+" | "-") atom | atom
+?atom: INT | "(" sum ")"
+%import common.INT
+%ignore " "
+""",
+)
+
+
+def accepts(machine: StateMachine, text: str) -> bool:
+    steppers = StateMachine.advance_all_basic(machine.get_steppers(), text)
+    return any(s.has_reached_accept_state() and s.remaining_input is None for s in steppers)
+
+
+def viable(machine: StateMachine, text: str) -> bool:
+    steppers = StateMachine.advance_all_basic(machine.get_steppers(), text)
+    return any(s.remaining_input is None for s in steppers)
+
+
+def test_alone() -> None:
+    sm = LarkGrammarStateMachine(ARITH)
+    assert sm.grammar is ARITH and sm.kind == "grammar"
+    assert accepts(sm, "1 + (2 - 3)")
+    assert viable(sm, "1 + (") and not accepts(sm, "1 + (")
+    assert not viable(sm, "1 +)")
+
+
+def test_inside_encapsulated_fence() -> None:
+    fenced = EncapsulatedStateMachine(LarkGrammarStateMachine(ARITH), ("```arith\n", "\n```"))
+    assert accepts(fenced, "```arith\n1+2\n```")
+    assert not viable(fenced, "Here")
+    chatty = EncapsulatedStateMachine(
+        LarkGrammarStateMachine(ARITH), ("```arith\n", "\n```"), buffer_length=0
+    )
+    assert accepts(chatty, "Here it is:\n```arith\n(4 - 1) + 2\n```")
+    assert not viable(fenced, "```arith\n1+*")
+    assert not accepts(fenced, "```arith\n1+\n```")
+
+
+def test_repeated_by_loop_with_separator() -> None:
+    loop = LoopStateMachine(
+        LarkGrammarStateMachine(ARITH), min_loop_count=2, separator=PhraseStateMachine(";")
+    )
+    assert accepts(loop, "1+2;3")
+    assert accepts(loop, "1;(2);3 - 4")
+    assert not accepts(loop, "1")
+    assert not viable(loop, "1;;")
+
+
+def test_alternative_of_any() -> None:
+    other = LarkGrammar("words", 'start: WORD (" " WORD)*\nWORD: /[a-z]+/')
+    either = AnyStateMachine([LarkGrammarStateMachine(ARITH), LarkGrammarStateMachine(other)])
+    assert accepts(either, "1 + 2")
+    assert accepts(either, "hello world")
+    assert not viable(either, "hello 1")
+
+
+def object_with_expression() -> StateMachine:
+    """``{"expr": <arith>, "ok": true}`` as a graph of native machines."""
+    return StateMachine(
+        {
+            0: [(PhraseStateMachine('{"expr": '), 1)],
+            1: [(LarkGrammarStateMachine(ARITH), 2)],
+            2: [(PhraseStateMachine(', "ok": true}'), "$")],
+        }
+    )
+
+
+def test_as_a_json_object_value() -> None:
+    sm = object_with_expression()
+    assert accepts(sm, '{"expr": 1 + 2, "ok": true}')
+    assert not accepts(sm, '{"expr": 1 +, "ok": true}')
+    assert viable(sm, '{"expr": (1')
+
+
+def test_masks_in_the_composition_with_a_real_tokenizer() -> None:
+    tokenizer = smollm2_tokenizer()
+    engine = StructuringEngine(tokenizer)
+    engine.configure(object_with_expression())
+    text = '{"expr": (12 + 3) - 4, "ok": true}'
+    vocab = engine.native_vocabulary
+    done = ""
+    for tid in tokenizer.encode(text, add_special_tokens=False):
+        bits = engine.token_bitmask()
+        ids = set(np.flatnonzero(np.unpackbits(bits.view(np.uint8), bitorder="little")).tolist())
+        assert tid in ids, done
+        for j in list(ids)[:300]:  # every allowed token really continues the text
+            tok = vocab.token_bytes(j)
+            if tok is None:
+                continue
+            probe = object_with_expression()
+            try:
+                piece = (done.encode() + tok).decode()
+            except UnicodeDecodeError:
+                continue
+            assert viable(probe, piece), (done, tok)
+        engine.consume_token(tid)
+        done += tokenizer.decode([tid])
+    assert engine.has_reached_accept_state
+    assert json.loads(done.replace("(12 + 3) - 4", "11")) == {"expr": 11, "ok": True}
+
+
+@pytest.mark.parametrize("text", ["1", "1 + 2"])
+def test_grammar_completes_before_parent_text(text: str) -> None:
+    """The grammar may end wherever its parse is complete; the parent continues."""
+    sm = StateMachine(
+        {0: [(LarkGrammarStateMachine(ARITH), 1)], 1: [(PhraseStateMachine("!"), "$")]}
+    )
+    assert accepts(sm, text + "!")
