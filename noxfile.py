@@ -180,10 +180,13 @@ def tests_pgents(session: nox.Session) -> None:
 
 @nox.session(name="bench-pgents")
 def bench_pgents(session: nox.Session) -> None:
-    """Repair throughput of pgents vs PyPI json-repair (same inputs, same run)."""
+    """Repair of pgents vs PyPI json-repair (and fast-json-repair when it installs):
+    recovery per kind of damage and throughput (same inputs, same run)."""
     _install_packages(session)
     session.install(str(ROOT / "packages" / "pgents"), "json-repair")
+    session.run("python", "-m", "pip", "install", "fast-json-repair", success_codes=[0, 1])
     session.run("python", "benchmarks/bench_pgents.py", *session.posargs)
+    session.run("python", "benchmarks/bench_repair_corpus.py")
 
 
 # ---------------------------------------------------------------- pse-torch
