@@ -25,7 +25,7 @@ class LocalInference:
         model_path: str | Path | None = None,
         frontend: str = "torch",
         say: Callable[[str], None] | None = None,
-        multi_token_sampling: bool = True,
+        multi_token_sampling: bool = False,
         **frontend_options: Any,
     ) -> None:
         self.frontend = Frontend.from_path(model_path, frontend, say=say, **frontend_options)
