@@ -12,6 +12,12 @@ The cases are a deterministic mix read at run time from ``../shared/data``
 * ``bfcl/public.jsonl``: :data:`BFCL_CASES` ``simple_python`` tasks at evenly
   spaced positions, the schema being the function's ``parameters``.
 
+:func:`select` is the full sweep (110 schemas, run greedy and sampled by
+``benchmarks/bench_model.py``). :func:`stratified` is the CI sample: one schema
+from every family (each MaskBench ``subset`` and BFCL ``simple_python``), the
+middle row of the family, with the decoding mode alternating from family to
+family so both greedy and sampled decoding are covered.
+
 A schema the engine refuses to compile (``SchemaError``: a keyword it does
 not enforce, an unresolvable ``$ref``, ...) is not a sweep case: the next row
 in file order takes its place, and the refusal is listed in
@@ -22,7 +28,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +53,10 @@ class SweepCase:
     source: str  # "maskbench" or "bfcl"
     schema: Any
     prompt: str
+    #: The schema family: the MaskBench ``subset`` or ``bfcl-simple_python``.
+    family: str = ""
+    #: Decoding mode of the CI sample (``stratified``); the full sweep runs both.
+    do_sample: bool = False
 
     @property
     def seed(self) -> int:
@@ -160,6 +170,7 @@ def _maskbench_case(row: dict[str, Any]) -> SweepCase:
         source="maskbench",
         schema=row["schema"],
         prompt=schema_prompt(row["schema"]),
+        family=str(row["subset"]),
     )
 
 
@@ -170,6 +181,7 @@ def _bfcl_case(row: dict[str, Any]) -> SweepCase:
         source="bfcl",
         schema=function["parameters"],
         prompt=bfcl_prompt(function, bfcl_question(row)),
+        family=f"bfcl-{BFCL_CATEGORY}",
     )
 
 
@@ -180,6 +192,36 @@ def select(maskbench: int = MASKBENCH_CASES, bfcl: int = BFCL_CASES) -> Selectio
         return selection
     _pick(read_jsonl(MASKBENCH), maskbench, _maskbench_case, selection)
     _pick(bfcl_tasks(), bfcl, _bfcl_case, selection)
+    return selection
+
+
+def families() -> dict[str, list[dict[str, Any]]]:
+    """MaskBench rows by ``subset`` (file order), then the BFCL tasks; empty when absent."""
+    if shared_missing() is not None:
+        return {}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in read_jsonl(MASKBENCH):
+        groups.setdefault(str(row["subset"]), []).append(row)
+    groups[f"bfcl-{BFCL_CATEGORY}"] = bfcl_tasks()
+    return groups
+
+
+def stratified() -> Selection:
+    """The CI sample: the middle compiling schema of every family, modes alternating.
+
+    Families are taken in sorted order; the ``i``-th family's case is sampled
+    when ``i`` is odd and greedy otherwise. A refused schema yields to the next
+    row of its family (listed in :attr:`Selection.refused`).
+    """
+    selection = Selection()
+    for index, (family, rows) in enumerate(sorted(families().items())):
+        make = _bfcl_case if family.startswith("bfcl-") else _maskbench_case
+        middle = rows[len(rows) // 2 :] + rows[: len(rows) // 2]
+        before = len(selection.cases)
+        _pick(middle, 1, make, selection)
+        selection.cases[before:] = [
+            replace(case, do_sample=index % 2 == 1) for case in selection.cases[before:]
+        ]
     return selection
 
 

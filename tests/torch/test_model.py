@@ -8,16 +8,18 @@ completion, docs/budget.md, finishes the structure in time):
 * ``JsonStateMachine`` (any JSON value): the text equals what the engine reports;
 * the Pydantic quickstart model;
 * the 8 schemas of ``../shared/bench/schemas.json``;
-* the sweep: 110 schemas, a deterministic mix of MaskBench
-  (``../shared/data/maskbench``) and BFCL ``simple_python`` function parameters
-  (``../shared/data/bfcl``), chosen by ``tests/_support/model_sweep.py``;
-  ``jsonschema`` validates every output (100% required). Schemas the engine
-  refuses to compile (``SchemaError``) are not sweep cases: each is listed as
-  a skipped ``test_sweep_refused_schema`` with its reason.
+* the sweep, a stratified sample: one schema from every family of MaskBench
+  (``../shared/data/maskbench``, one per ``subset``) and of BFCL
+  ``simple_python`` function parameters (``../shared/data/bfcl``), greedy and
+  sampled alternating by family (``model_sweep.stratified``); ``jsonschema``
+  validates every output (100% required). Schemas the engine refuses to
+  compile (``SchemaError``) are not sweep cases: each is listed as a skipped
+  ``test_sweep_refused_schema`` with its reason.
 
 The corpus-based tests skip with the missing path when ``../shared`` (next to
-the repository) is absent. ``benchmarks/bench_model.py`` runs the same sweep
-with and without PSE.
+the repository) is absent. The full sweep (110 schemas, greedy and sampled:
+220 generations, about 25 minutes on 2 cores) runs with and without PSE in
+``python benchmarks/bench_model.py --parts sweep``.
 """
 
 from __future__ import annotations
@@ -116,15 +118,17 @@ def test_bench_schemas_validate(
 
 # ---------------------------------------------------------------- the sweep
 
-SWEEP = model_sweep.select()
+SWEEP = model_sweep.stratified()
 SWEEP_ABSENT = model_sweep.shared_missing()
-SWEEP_MINIMUM = 100
 
 
 def _sweep_cases() -> list[Any]:
     if SWEEP_ABSENT is not None:
         return [_absent(SWEEP_ABSENT, None)]
-    return [pytest.param(case, id=case.id) for case in SWEEP.cases]
+    return [
+        pytest.param(case, id=f"{case.id}-{'sampled' if case.do_sample else 'greedy'}")
+        for case in SWEEP.cases
+    ]
 
 
 def _refused_cases() -> list[Any]:
@@ -133,13 +137,14 @@ def _refused_cases() -> list[Any]:
     return [pytest.param(case_id, why, id=case_id) for case_id, why in SWEEP.refused]
 
 
-def test_sweep_size() -> None:
-    """The sweep keeps at least 100 schemas that compile (refusals are replaced)."""
+def test_sweep_covers_every_family() -> None:
+    """One compiling schema per family, both decoding modes (refusals are replaced)."""
     if SWEEP_ABSENT is not None:
         pytest.skip(SWEEP_ABSENT)
-    assert len(SWEEP.cases) >= SWEEP_MINIMUM, (
-        f"only {len(SWEEP.cases)} sweep schemas compile; refused: {SWEEP.refused}"
+    assert sorted(case.family for case in SWEEP.cases) == sorted(model_sweep.families()), (
+        f"a family has no schema that compiles; refused: {SWEEP.refused}"
     )
+    assert {case.do_sample for case in SWEEP.cases} == {False, True}
     assert len({case.id for case in SWEEP.cases}) == len(SWEEP.cases)
 
 
@@ -149,17 +154,15 @@ def test_sweep_refused_schema(case_id: str, why: str) -> None:
     pytest.skip(f"not a sweep case, the engine refuses {case_id}: {why}")
 
 
-@pytest.mark.parametrize("do_sample", [False, True], ids=["greedy", "sampled"])
 @pytest.mark.parametrize("case", _sweep_cases())
-def test_schema_sweep(
-    smollm: tuple[Any, Any], case: model_sweep.SweepCase, do_sample: bool
-) -> None:
+def test_schema_sweep(smollm: tuple[Any, Any], case: model_sweep.SweepCase) -> None:
     """Every output parses and validates, and generation ends within the budget.
 
-    Reproduce a failure with the case id, the mode and ``case.seed``
-    (``torch.manual_seed(seed)`` right before ``generate``).
+    Reproduce a failure with the case id, its mode (``case.do_sample``) and
+    ``case.seed`` (``torch.manual_seed(seed)`` right before ``generate``).
     """
     model, tok = smollm
+    do_sample = case.do_sample
     engine = StructuringEngine(tok, multi_token_sampling=True)
     engine.configure(case.schema)
     assert engine.budget_aware
