@@ -60,10 +60,50 @@ def test_additional_properties():
     assert valid(typed, {"b": True, "a": "x"})
     assert not valid(typed, {"b": 1})
     # A named key cannot be read as an additional one (escapes included).
-    named = compiled({"properties": {"a": {"type": "integer"}}}, ordered_properties=False)
+    named = compiled(
+        {"properties": {"a": {"type": "integer"}}},
+        ordered_properties=False,
+        strict_properties=False,
+    )
     assert not accepts(named, '{"a": "x"}')
     assert not accepts(named, '{"\\u0061": "x"}')
     assert accepts(named, '{"b": "x"}')
+
+
+def test_undeclared_properties_are_generated_only_when_asked():
+    """strict_properties (default): only declared keys; False: JSON Schema's reading."""
+    schema = {"properties": {"a": {"type": "integer"}}, "required": ["a"]}
+    assert not valid(compiled(schema), {"a": 1, "b": 2})
+    assert valid(compiled(schema, strict_properties=False), {"a": 1, "b": 2})
+    asked = {**schema, "additionalProperties": {"type": "integer"}}
+    assert valid(compiled(asked), {"a": 1, "b": 2})
+    # Keys the schema needs but does not declare keep the object open.
+    assert valid(compiled({"properties": {"a": {}}, "required": ["a", "c"]}), {"a": 1, "c": 2})
+    assert valid(compiled({"type": "object"}), {"x": 1})
+
+
+def test_whitespace_layouts():
+    """standard: compact, json.dumps spacing, bounded indent; compact; free."""
+    schema = {"properties": {"a": {"type": "integer"}, "b": {"type": "array"}}}
+    value = {"a": 1, "b": [1, 2]}
+    standard = compiled(schema)
+    for text in (
+        json.dumps(value),
+        json.dumps(value, separators=(",", ":")),
+        json.dumps(value, indent=2),
+        json.dumps(value, indent=4),
+    ):
+        assert accepts(standard, text), text
+    for text in ('{\n\n"a": 1}', '{"a" :\n1}', '{\t"a": 1}', '{"a":  1}', "{" + " " * 30 + "}"):
+        assert not accepts(standard, text), text
+    assert not accepts(compiled(schema, max_indent=2), json.dumps(value, indent=4))
+    compact = compiled(schema, whitespace="compact")
+    assert accepts(compact, json.dumps(value, separators=(",", ":")))
+    assert not accepts(compact, json.dumps(value))
+    free = compiled(schema, whitespace="free")
+    assert accepts(free, '{\n\n"a" :\t1}')
+    with pytest.raises(ValueError, match="whitespace must be one of"):
+        compiled(schema, whitespace="pretty")
 
 
 def test_pattern_properties_and_property_names():
@@ -141,7 +181,9 @@ def test_schema_order_skips_optional_properties_exactly(keys):
 def test_schema_order_graph_is_linear_in_properties():
     """Each optional property is one chain state, not an edge from every earlier one."""
     n = 400
-    sm = compiled({"type": "object", "properties": {f"p{i}": {} for i in range(n)}})
+    sm = compiled(
+        {"type": "object", "properties": {f"p{i}": {} for i in range(n)}}, strict_properties=False
+    )
     edges = sum(len(out) for out in sm.state_graph.values())
     assert edges < 12 * n
     assert valid(sm, {"p0": 1, "p250": 2, "p399": 3, "extra": 4})

@@ -8,11 +8,13 @@ recursive schemas give finite graphs.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pse_core._core import RefStateMachine, StateMachine
 from pse_core.errors import SchemaError
 
+from pse.types.base.character import CharacterStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.boolean import BooleanStateMachine
 from pse.types.json.schema_ir import (
@@ -23,6 +25,7 @@ from pse.types.json.schema_ir import (
     NullAlt,
     NumAlt,
     ObjAlt,
+    ObjRule,
     SchemaContext,
     StrAlt,
     Sub,
@@ -30,12 +33,33 @@ from pse.types.json.schema_ir import (
 )
 from pse.types.whitespace import WhitespaceStateMachine
 
+WHITESPACE_MODES = ("standard", "compact", "free")
+
 
 class NeverStateMachine(StateMachine):
     """Matches nothing: the compiled form of an unsatisfiable schema (``false``)."""
 
     def __init__(self) -> None:
         super().__init__({0: []}, start_state=0, end_states=["$"])
+
+
+class LayoutWhitespaceStateMachine(StateMachine):
+    """An optional gap as models lay JSON out: one space, or a newline and an indent.
+
+    Matches ``""``, ``" "``, or ``"\n"`` followed by at most ``max_indent``
+    spaces: compact JSON, ``json.dumps``' default spacing and indented JSON up
+    to that depth, but no runs of blank lines, tabs or stray spaces.
+    """
+
+    def __init__(self, max_indent: int = 16, newline: bool = True) -> None:
+        edges: list[tuple[StateMachine, int]] = [(PhraseStateMachine(" "), 2)]
+        if newline:
+            edges.append((PhraseStateMachine("\n"), 1))
+        indent = CharacterStateMachine(" ", char_min=0, char_limit=max_indent, is_optional=True)
+        super().__init__(
+            {0: edges, 1: [(indent, 2)]}, start_state=0, end_states=[1, 2], is_optional=True
+        )
+        self.max_indent = max_indent
 
 
 class Compiler:
@@ -46,15 +70,55 @@ class Compiler:
         self.options = self.ctx.options
         self._memo: dict[Sub, StateMachine] = {}
         self._refs: dict[Sub, RefStateMachine | None] = {}
-        self._ws: WhitespaceStateMachine | None = None
+        self._ws: StateMachine | None = None
+        self._ws_pair: StateMachine | None = None
         self.notes: list[str] = []
+        if self.options.whitespace is None:
+            free = self.options.max_whitespace is not None
+            self.options.whitespace = "free" if free else "standard"
+        if self.options.whitespace not in WHITESPACE_MODES:
+            raise ValueError(
+                f"whitespace must be one of {', '.join(WHITESPACE_MODES)}, "
+                f"got {self.options.whitespace!r}"
+            )
 
     # ------------------------------------------------------------- leaves
-    def ws(self) -> WhitespaceStateMachine:
-        """The shared optional whitespace gap (``max_whitespace`` characters at most)."""
+    def ws(self) -> StateMachine:
+        """The shared optional gap between tokens of arrays and objects (``whitespace``)."""
         if self._ws is None:
-            self._ws = WhitespaceStateMachine(max_whitespace=self.options.max_whitespace)
+            mode = self.options.whitespace
+            if mode == "free":
+                limit = self.options.max_whitespace
+                self._ws = WhitespaceStateMachine(max_whitespace=20 if limit is None else limit)
+            elif mode == "compact":  # an optional gap with nothing to match
+                self._ws = StateMachine({0: []}, start_state=0, end_states=[0], is_optional=True)
+            else:
+                self._ws = LayoutWhitespaceStateMachine(self.options.max_indent)
         return self._ws
+
+    def ws_pair(self) -> StateMachine:
+        """The gap around a key's ``:``: at most one space in ``standard`` mode."""
+        if self.options.whitespace != "standard":
+            return self.ws()
+        if self._ws_pair is None:
+            self._ws_pair = LayoutWhitespaceStateMachine(0, newline=False)
+        return self._ws_pair
+
+    def strict_object(self, alt: ObjAlt) -> ObjAlt:
+        """``alt`` without undeclared keys under ``strict_properties`` (when that keeps it valid).
+
+        Left as is: objects whose schema speaks about other keys (``alt.open``),
+        that declare no properties, or that need keys they do not declare
+        (``required``, ``dependentRequired``, ``minProperties``).
+        """
+        if not self.options.strict_properties or alt.open or not alt.props:
+            return alt
+        declared = {key for key, _ in alt.props}
+        needed = set(alt.required).union(*(deps | {key} for key, deps in alt.dependent))
+        if not needed <= declared or alt.min_props > len(declared):
+            return alt
+        closed = ObjRule(additional=frozenset({self.ctx.false_node}))
+        return replace(alt, rules=(*alt.rules, closed))
 
     # ------------------------------------------------------------ compile
     def compile_root(self) -> StateMachine:
@@ -119,7 +183,7 @@ class Compiler:
         assert isinstance(alt, ObjAlt)
         from pse.types.json.json_object import ObjectSchemaStateMachine  # noqa: PLC0415
 
-        return ObjectSchemaStateMachine.from_alt(self, alt)
+        return ObjectSchemaStateMachine.from_alt(self, self.strict_object(alt))
 
     # ------------------------------------------------------------- errors
     def reraise(self, exc: SchemaError, keyword: str | None, pointer: str) -> SchemaError:

@@ -74,7 +74,7 @@ class _Pieces:
     def __init__(self, comp: Compiler, alt: ObjAlt, pointer: str) -> None:
         self.comp = comp
         self.alt = alt
-        ws = comp.ws()
+        ws = comp.ws_pair()
         names: list[str] = [k for k, _ in alt.props]
         extra_names = set(alt.required)
         for key, deps in alt.dependent:
@@ -113,7 +113,7 @@ class _Pieces:
         self.extras = self._extra_pairs(pointer)
 
     def _extra_pairs(self, pointer: str) -> list[StateMachine]:
-        comp, alt, ws = self.comp, self.alt, self.comp.ws()
+        comp, alt, ws = self.comp, self.alt, self.comp.ws_pair()
         base: Sub = frozenset()
         pattern_rules = [r for r in alt.rules if r.patterns]
         for rule in alt.rules:

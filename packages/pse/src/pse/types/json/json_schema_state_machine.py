@@ -10,7 +10,13 @@
 * a ``list``/``tuple`` of these: the output must match one of them.
 
 Options: ``ordered_properties`` (default ``True``: properties in schema order;
-``False``: any order), ``max_whitespace`` (default 20 characters per gap),
+``False``: any order), ``strict_properties`` (default ``True``: an object
+schema generates only the properties it declares unless it speaks about
+others; ``False``: JSON Schema's reading, any other key), ``whitespace``
+(default ``"standard"``: compact, ``json.dumps`` spacing or a newline and at
+most ``max_indent`` spaces (default 16); ``"compact"``: none; ``"free"``: any
+JSON whitespace, ``max_whitespace`` characters per gap, default 20; giving
+``max_whitespace`` alone selects ``"free"``; see docs/generation_defaults.md),
 ``lenient`` (default ``False``: refused keywords raise ``SchemaError``; ``True``
 ignores them and lists them in ``ignored_keywords``), ``max_object_states``
 (default 2048: property-set states of an object in any-order mode), ``draft``
@@ -115,6 +121,9 @@ def schema_to_state_machine(structure: Any, **options: Any) -> StateMachine:
         return structure
     unknown = set(options) - {
         "ordered_properties",
+        "strict_properties",
+        "whitespace",
+        "max_indent",
         "max_whitespace",
         "lenient",
         "max_object_states",

@@ -150,6 +150,10 @@ class ObjAlt:
     names: Sub = TRUE
     forbid_all: tuple[frozenset[str], ...] = ()
     dependent: tuple[tuple[str, frozenset[str]], ...] = ()
+    #: The schema itself speaks about undeclared keys (``additionalProperties``,
+    #: ``patternProperties`` or ``propertyNames``), so ``strict_properties``
+    #: leaves them as the schema says.
+    open: bool = False
 
     def prop(self, name: str) -> Sub | None:
         return self._prop_map.get(name)
@@ -350,6 +354,7 @@ def intersect_alt(a: Alt, b: Alt) -> Alt | None:
         _conj(a.names, b.names),
         a.forbid_all + b.forbid_all,
         tuple(deps.items()),
+        a.open or b.open,
     )
     if o.max_props is not None and o.min_props > o.max_props:
         return None
@@ -471,7 +476,17 @@ class CompileOptions:
     """Options of one compilation (``schema_to_state_machine`` keyword arguments)."""
 
     ordered_properties: bool = True
-    max_whitespace: int = 20
+    #: Generate only the properties an object schema declares, unless it says
+    #: otherwise (``additionalProperties``, ``patternProperties``,
+    #: ``propertyNames``). ``False``: JSON Schema's reading (any other key).
+    strict_properties: bool = True
+    #: ``"standard"``: the layouts models learnt (compact, ``json.dumps`` spacing,
+    #: newline + at most ``max_indent`` spaces); ``"compact"``: none; ``"free"``:
+    #: any JSON whitespace, ``max_whitespace`` characters per gap. ``None``:
+    #: ``"free"`` when ``max_whitespace`` is given, else ``"standard"``.
+    whitespace: str | None = None
+    max_indent: int = 16
+    max_whitespace: int | None = None
     lenient: bool = False
     max_object_states: int = 2048
     draft: str | None = None

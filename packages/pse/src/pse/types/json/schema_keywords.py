@@ -520,6 +520,9 @@ def _objects(ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[
         props=props,
         rules=(rule,) if rule != ObjRule() else (),
         required=frozenset(required),
+        open=any(
+            k in schema for k in ("additionalProperties", "patternProperties", "propertyNames")
+        ),
     )
     lo, hi = _count(node, schema, "minProperties"), _count(node, schema, "maxProperties")
     if lo is not None:
