@@ -44,7 +44,7 @@ def test_identity() -> None:
     parser = IdentityParser()
     assert parser.parse("abc").value == "abc"
     assert parser.parse("abc").confidence == 1.0
-    results = list(parser.parse_stream(["a", "b"]))
+    results = list(parser.configure(stream_chunk_size=1).parse_stream(["a", "b"]))
     assert [r.value for r in results] == ["a", "ab", "ab"]
     assert [r.partial for r in results] == [True, True, False]
     assert results[-1].stream_position == 2

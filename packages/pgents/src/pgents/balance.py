@@ -23,7 +23,12 @@ class BracketTracker:
     escaped: bool = False
     size: int = 0
     safe_index: int = 0
-    safe_stack: tuple[str, ...] = ()
+
+    @property
+    def safe_stack(self) -> tuple[str, ...]:
+        """The open brackets at ``safe_index``: only brackets change the stack
+        and each bracket moves ``safe_index``, so it is the current stack."""
+        return tuple(self.stack)
 
     def feed(self, chunk: str) -> None:
         stack = self.stack
@@ -41,13 +46,13 @@ class BracketTracker:
                 self.in_string = True
             elif ch in _PAIRS:
                 stack.append(_PAIRS[ch])
-                self.safe_index, self.safe_stack = base + k + 1, tuple(stack)
+                self.safe_index = base + k + 1
             elif ch in "}]":
                 if stack and stack[-1] == ch:
                     stack.pop()
-                self.safe_index, self.safe_stack = base + k + 1, tuple(stack)
+                self.safe_index = base + k + 1
             elif ch == "," and stack:
-                self.safe_index, self.safe_stack = base + k, tuple(stack)
+                self.safe_index = base + k
         self.size += len(chunk)
 
     def closers(self) -> str:

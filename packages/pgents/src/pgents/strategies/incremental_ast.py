@@ -73,7 +73,7 @@ class _Builder:
             m = _TOKEN.match(text, pos)
             at_end = m is not None and m.end() == len(text) and not final
             if m is None or (at_end and text[pos] in '"-0123456789tfn'):
-                if m is None and not _could_continue(text[pos:]):
+                if m is None and not _could_continue(text, pos):
                     self.repairs.append(f"skipped {text[pos]!r} at {self.offset + pos}")
                     pos += 1
                     continue
@@ -161,8 +161,10 @@ def _kind(value: Any) -> str:
     return "string" if isinstance(value, str) else "null"
 
 
-def _could_continue(text: str) -> bool:
-    return text[0] in '"-0123456789' or any(w.startswith(text) for w in ("true", "false", "null"))
+def _could_continue(text: str, pos: int) -> bool:
+    """Can more input turn ``text[pos:]`` into a token (a string, number or literal)?"""
+    rest = text[pos : pos + 6]
+    return rest[0] in '"-0123456789' or any(w.startswith(rest) for w in ("true", "false", "null"))
 
 
 class IncrementalParser(BaseParser[IncrementalNode]):
