@@ -37,6 +37,7 @@ def test_the_shipped_list_loads() -> None:
         ([ENTRY, {**ENTRY, "typo": 1}], r"entry 1 \('demo'\): typo: Extra inputs"),
         ([{**ENTRY, "identifier": "has space"}], "identifier: String should match pattern"),
         ([{**ENTRY, "args": "-m x"}], "args: Input should be a valid list"),
+        ([{**ENTRY, "startup_timeout": 0}], "startup_timeout: Input should be greater than 0"),
         ([ENTRY, ENTRY], "identifier 'demo' appears twice"),
         ([42], "entry 0: entry: Input should be a valid dictionary"),
     ],

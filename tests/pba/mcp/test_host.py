@@ -17,49 +17,15 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import jsonschema
 import pytest
 from agent.mcp import MCPHost
 from agent.system.interaction import Interaction
 from agent.tools import Tool, invoke
-
-SDK_SERVER = Path(__file__).with_name("sdk_server.py")
-T = TypeVar("T")
-
-
-def run(coroutine: Coroutine[Any, Any, T]) -> T:
-    """Run on a fresh loop and fail on any error the loop reports (e.g. cancel scopes)."""
-    problems: list[dict[str, Any]] = []
-
-    async def main() -> T:
-        asyncio.get_running_loop().set_exception_handler(lambda _loop, ctx: problems.append(ctx))
-        return await coroutine
-
-    result = asyncio.run(main())
-    assert problems == [], problems
-    return result
-
-
-def server_list(tmp_path: Path, *extra: dict[str, Any]) -> Path:
-    entries = [
-        {
-            "identifier": "sdk",
-            "name": "SDK test server",
-            "description": "Tools that behave, crash and hang.",
-            "command": "python",
-            "args": [str(SDK_SERVER)],
-            "env": {"PBA_FIXED": "fixed-value"},
-            "pass_env": ["PBA_PASSED"],
-        },
-        *extra,
-    ]
-    path = tmp_path / "servers_list.json"
-    path.write_text(json.dumps(entries))
-    return path
+from pba.mcp.mcp_support import SDK_SERVER, run, server_list
 
 
 class Caller:
@@ -145,6 +111,22 @@ def test_add_mcp_server_adds_tools_that_the_caller_can_use(host: MCPHost) -> Non
     run(scenario())
 
 
+def test_arguments_that_are_not_utf8_are_refused_without_breaking_the_connection(
+    host: MCPHost,
+) -> None:
+    caller = Caller(host)
+
+    async def scenario() -> None:
+        await caller.use("add_mcp_server", server_id="sdk")
+        refused = await caller.use("echo", text="a\ud800b")  # what JSON's "\ud800" decodes to
+        assert refused.is_error and "surrogates not allowed" in refused.content
+        assert host.is_connected("sdk")
+        assert (await caller.use("echo", text="still here")).content == "still here"
+        await host.close()
+
+    run(scenario())
+
+
 def test_a_server_dying_mid_call_is_an_error_and_reconnecting_works(host: MCPHost) -> None:
     caller = Caller(host)
 
@@ -191,7 +173,11 @@ def test_a_hanging_call_times_out_and_reconnecting_works(host: MCPHost) -> None:
         ),
         ({"command": "/nonexistent/pba-server"}, "failed to start.*No such file or directory"),
         (
-            {"command": "python", "args": [str(SDK_SERVER), "--hang-on-start"]},
+            {
+                "command": "python",
+                "args": [str(SDK_SERVER), "--hang-on-start"],
+                "startup_timeout": 2,
+            },
             "did not complete the handshake within 2 s",
         ),
     ],
@@ -202,7 +188,7 @@ def test_servers_that_fail_to_start(
 ) -> None:
     monkeypatch.setenv("PBA_PASSED", "passed-value")
     broken = {"identifier": "broken", "name": "Broken", "description": "d", **entry}
-    host = MCPHost(server_list(tmp_path, broken), startup_timeout=2, call_timeout=3)
+    host = MCPHost(server_list(tmp_path, broken), startup_timeout=30, call_timeout=3)
     caller = Caller(host)
 
     async def scenario() -> None:

@@ -3,7 +3,7 @@
 ``MCPHost`` keeps one ``MCPClient`` per connected server; the servers the
 agent may start are listed in ``servers/servers_list.json`` (a JSON list of
 entries: ``identifier``, ``name``, ``description``, ``command`` (``"python"``
-is the agent's interpreter), ``args``, ``env``, ``pass_env``, ``cwd``).
+is the agent's interpreter), ``args``, ``env``, ``pass_env``, ``cwd``, ``startup_timeout``).
 
 The SDK is pinned to major version 1 (``mcp>=1.20,<2``) on purpose. 2.x is a
 breaking release (the 2026-07 protocol drops the session handshake, the

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import tempfile
 from collections.abc import Awaitable
 from contextlib import AsyncExitStack
@@ -114,8 +115,19 @@ class MCPClient:
                 return tools
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> mcp_types.CallToolResult:
-        """Call one tool; ``MCPError`` if the server fails, dies or exceeds ``call_timeout``."""
+        """Call one tool; ``MCPError`` if the server fails, dies or exceeds ``call_timeout``.
+
+        Arguments that cannot travel as UTF-8 JSON (a lone surrogate, which a
+        JSON ``\\ud800`` escape can produce) are refused here: sent, they would
+        break the SDK's writer and with it the connection.
+        """
         session = self._require_session()
+        try:
+            json.dumps(arguments, ensure_ascii=False).encode("utf-8")
+        except (TypeError, ValueError) as exc:
+            raise MCPError(
+                f"the arguments for {name!r} cannot be sent to MCP server {self.server_id!r}: {exc}"
+            ) from exc
         return await self._request(session.call_tool(name, arguments), f"running {name!r}")
 
     async def close(self) -> None:

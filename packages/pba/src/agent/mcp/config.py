@@ -28,7 +28,8 @@ class MCPServerConfig(BaseModel):
     variables for the server process; ``pass_env`` names variables copied from
     the agent's environment (an unset one is an error when connecting). The
     server also gets the SDK's minimal default environment (``PATH``,
-    ``HOME``, ...), nothing else of the agent's.
+    ``HOME``, ...), nothing else of the agent's. ``startup_timeout`` (seconds)
+    overrides the host's limit for starting this server and its handshake.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -41,6 +42,7 @@ class MCPServerConfig(BaseModel):
     env: dict[str, str] = Field(default_factory=dict)
     pass_env: list[str] = Field(default_factory=list)
     cwd: str | None = None
+    startup_timeout: float | None = Field(default=None, gt=0)
 
     def executable(self) -> str:
         """The program to start (``"python"`` is the agent's interpreter)."""

@@ -58,9 +58,10 @@ class MCPHost:
             known = ", ".join(sorted(configs)) or "none"
             raise MCPError(f"no MCP server {server_id!r} in the server list (known: {known})")
         await self.disconnect(server_id)
+        config = configs[server_id]
         client = MCPClient(
-            configs[server_id],
-            startup_timeout=self.startup_timeout,
+            config,
+            startup_timeout=config.startup_timeout or self.startup_timeout,
             call_timeout=self.call_timeout,
         )
         await client.connect()
