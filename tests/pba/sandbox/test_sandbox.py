@@ -25,6 +25,11 @@ def test_failure_is_reported_with_traceback() -> None:
     assert "[exit status 1]" in result.summary()
 
 
+def test_text_that_is_not_unicode_is_a_syntax_error_in_the_child() -> None:
+    result = run_python("print('a\ud800b')")
+    assert not result.ok and "SyntaxError" in result.stderr
+
+
 def test_environment_is_an_allow_list(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
     monkeypatch.setenv("GITHUB_TOKEN", "ghp-secret")

@@ -113,7 +113,8 @@ def run_python(
     started = time.monotonic()
     try:
         code_file = workdir / "main.py"
-        code_file.write_text(code, encoding="utf-8")
+        # A lone surrogate is written as is: the child reports a SyntaxError, the caller goes on.
+        code_file.write_text(code, encoding="utf-8", errors="surrogatepass")
         environment = _environment(workdir, env)
         with (
             tempfile.TemporaryFile() as out,
