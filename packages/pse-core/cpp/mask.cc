@@ -81,8 +81,10 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
 }
 
 void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t depth) {
-  // Exits come sorted by end state, then by byte (trie order).
+  // Exits come sorted by end state, then bytes the lexeme cannot take, then
+  // bytes it can (where only positions after the grammar continue), by byte.
   const auto& exits = e.lexer_exits;
+  const Frame* grammar = p->parent;
   for (std::size_t i = 0; i < exits.size();) {
     std::size_t j = i;
     while (j < exits.size() && exits[j].state == exits[i].state && exits[j].local == exits[i].local) ++j;
@@ -90,11 +92,28 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
     Positions& below = level(2 * depth);
     rt_.closure(rt_.pop(rt_.with(p, exits[i].state, exits[i].local, p->flags | kConsumed, p->hist)),
                 below);
+    bool after_only = false;
     while (i < j) {
+      if (exits[i].extends && !after_only) {
+        // Keep the positions where the grammar has ended.
+        after_only = true;
+        Positions after;
+        for (const Frame* q : below) {
+          const Frame* a = q;
+          while (a && a->depth > grammar->depth) a = a->parent;
+          if (!a || a->node != grammar->node || a->kind != Kind::kGrammar) after.push_back(q);
+        }
+        below.swap(after);
+        if (below.empty()) {
+          i = j;
+          break;
+        }
+      }
       const std::uint8_t byte = nodes_[exits[i].node].byte;
+      const bool extends = exits[i].extends;
       Positions& stepped = level(2 * depth + 1);
       rt_.advance(below, byte, stepped);
-      for (; i < j && nodes_[exits[i].node].byte == byte; ++i) {
+      for (; i < j && nodes_[exits[i].node].byte == byte && exits[i].extends == extends; ++i) {
         if (stepped.empty()) continue;
         std::uint32_t d = exits[i].node;
         mark(d);

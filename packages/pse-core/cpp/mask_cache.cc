@@ -33,10 +33,12 @@ struct Builder {
             exits[nodes[d].byte].push_back(d);
             continue;
           }
-          // Maximal munch: a lexeme never ends before a byte that extends it.
+          // Inside the grammar a lexeme never ends before a byte that extends
+          // it (maximal munch); only a parent after the grammar may take it.
           std::int32_t s2 = s;
           std::uint64_t l2 = l;
-          if (!leaf::step(leaf.kind, *leaf.node, s2, l2, nodes[d].byte)) lexer_exits.push_back({s, l, d});
+          bool extends = leaf::step(leaf.kind, *leaf.node, s2, l2, nodes[d].byte);
+          lexer_exits.push_back({s, l, d, extends});
         }
       walk(c, s, l);
     }
@@ -83,6 +85,7 @@ const MaskEntry& MaskCache::get(const Key& key, const Frame& leaf, const TrieMap
   std::sort(b.lexer_exits.begin(), b.lexer_exits.end(), [&](const auto& x, const auto& y) {
     if (x.state != y.state) return x.state < y.state;
     if (x.local != y.local) return x.local < y.local;
+    if (x.extends != y.extends) return y.extends;
     if (nodes[x.node].byte != nodes[y.node].byte) return nodes[x.node].byte < nodes[y.node].byte;
     return x.node < y.node;
   });

@@ -130,3 +130,24 @@ def test_grammar_completes_before_parent_text(text: str) -> None:
         {0: [(LarkGrammarStateMachine(ARITH), 1)], 1: [(PhraseStateMachine("!"), "$")]}
     )
     assert accepts(sm, text + "!")
+
+
+def test_parent_may_take_bytes_the_last_lexeme_could_extend() -> None:
+    """Inside a grammar a lexeme is maximal, but the grammar may end before a
+    byte its last lexeme could take; masks and consumption agree on that."""
+    short = LarkGrammar("short", 'start: "ab" | "abc"')
+    sm = StateMachine(
+        {0: [(LarkGrammarStateMachine(short), 1)], 1: [(PhraseStateMachine("c!"), "$")]}
+    )
+    assert accepts(sm, "abc!")  # "ab" then the parent's "c!"
+    assert accepts(sm, "abcc!")
+    tokenizer = smollm2_tokenizer()
+    engine = StructuringEngine(tokenizer)
+    vocab = engine.native_vocabulary
+    for text in ("abc!", "abcc!"):
+        engine.configure(sm)
+        for tid in tokenizer.encode(text, add_special_tokens=False):
+            bits = engine.token_bitmask().view(np.uint32)
+            assert (bits[tid >> 5] >> np.uint32(tid & 31)) & 1, vocab.token_bytes(tid)
+            engine.consume_token(tid)
+        assert engine.has_reached_accept_state

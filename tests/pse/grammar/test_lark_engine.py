@@ -53,7 +53,8 @@ simple: NAME "=" expr | "pass" | "return" expr
 compound: "if" expr ":" block ("else" ":" block)? | "def" NAME "(" [NAME ("," NAME)*] ")" ":" block
 block: simple _NEWLINE | _NEWLINE _INDENT stmt+ _DEDENT
 ?expr: expr "+" atom | atom
-?atom: NAME | NUMBER | STRING | "(" expr ")" | "[" [expr ("," expr)*] "]" | NAME "(" [expr ("," expr)*] ")"
+?atom: NAME | NUMBER | STRING | "(" expr ")" | "[" [args] "]" | NAME "(" [args] ")"
+args: expr ("," expr)*
 NAME: /[a-zA-Z_][a-zA-Z_0-9]*/
 NUMBER: /[0-9]+/
 STRING: /"[^"\n]*"/
@@ -94,7 +95,9 @@ def token_bytes(engine: StructuringEngine) -> list[bytes | None]:
 
 
 @pytest.mark.parametrize("case", range(len(TEXTS)))
-def test_mask_admits_the_text_and_agrees_with_validate(engine: StructuringEngine, case: int) -> None:
+def test_mask_admits_the_text_and_agrees_with_validate(
+    engine: StructuringEngine, case: int
+) -> None:
     grammar, text = TEXTS[case]
     assert grammar.validate(text, strict=True)
     engine.configure(LarkGrammarStateMachine(grammar))

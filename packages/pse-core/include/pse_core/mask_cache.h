@@ -31,6 +31,7 @@ struct MaskEntry {
     std::int32_t state;
     std::uint64_t local;
     std::uint32_t node;
+    bool extends;  ///< the lexeme could take this byte: only a parent may exit here
   };
   std::vector<LexerExit> lexer_exits;
   std::size_t bytes() const;

@@ -14,7 +14,7 @@ from array import array
 from collections.abc import Iterator
 
 from lark.exceptions import LarkError, UnexpectedInput
-from lark.grammar import NonTerminal, Rule, Terminal
+from lark.grammar import Rule, Symbol, Terminal
 from lark.lexer import PatternStr, TerminalDef
 from lark.load_grammar import load_grammar
 from pse_core._core import Grammar, GrammarStateMachine
@@ -27,6 +27,8 @@ __all__ = ["GrammarError", "LarkGrammar", "LarkGrammarStateMachine"]
 
 LEXER_HOOKS = ("python", "bash")
 _BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+# (name, packed int32 rows, accepting, priority, literal, role, bracket): see pse_core.Grammar.
+NativeTerminal = tuple[str, bytes, list[bool], int, bool, str, int]
 _HOOK_TERMINALS = {"python": {"_NEWLINE", "_INDENT", "_DEDENT"}, "bash": {"HEREDOC_BODY"}}
 
 
@@ -43,8 +45,9 @@ class LarkGrammar:
     """A grammar in Lark syntax, compiled once (per start rule) to a native grammar.
 
     ``lexer``: ``None``, ``"python"`` (NEWLINE/INDENT/DEDENT as CPython's
-    tokenizer makes them) or ``"bash"`` (heredoc bodies); see docs/grammar.md. ``delimiters``: the fence a
-    fenced block of this language uses, for callers that wrap it.
+    tokenizer makes them) or ``"bash"`` (heredoc bodies); see docs/grammar.md.
+    ``delimiters``: the fence a fenced block of this language uses, for callers
+    that wrap it.
     """
 
     def __init__(
@@ -139,7 +142,7 @@ def _regex_rows(grammar: LarkGrammar, term: TerminalDef) -> tuple[bytes, list[bo
     return b"".join(r.tobytes() for r in table.rows), table.accepting
 
 
-def _terminal(grammar: LarkGrammar, term: TerminalDef, role: str) -> tuple[object, ...]:
+def _terminal(grammar: LarkGrammar, term: TerminalDef, role: str) -> NativeTerminal:
     literal = isinstance(term.pattern, PatternStr)
     if literal:
         if set(term.pattern.flags) - {"i"}:
@@ -151,7 +154,7 @@ def _terminal(grammar: LarkGrammar, term: TerminalDef, role: str) -> tuple[objec
     return (term.name, rows, accepting, term.priority, literal, role, bracket)
 
 
-def _symbols(rules: list[Rule]) -> Iterator[Terminal | NonTerminal]:
+def _symbols(rules: list[Rule]) -> Iterator[Symbol]:
     for rule in rules:
         yield rule.origin
         yield from rule.expansion
@@ -159,11 +162,13 @@ def _symbols(rules: list[Rule]) -> Iterator[Terminal | NonTerminal]:
 
 def _compile(grammar: LarkGrammar, start: str) -> Grammar:
     try:
-        parsed, _ = load_grammar(grammar.lark_grammar, grammar.name, [], False)
+        parsed, _ = load_grammar(grammar.lark_grammar, grammar.name, [], False)  # type: ignore[no-untyped-call]
         terminals, rules, ignore = parsed.compile([start], set())
     except UnexpectedInput as e:
         what = str(e).splitlines()[0].split(" at line")[0]
-        raise _error(f"{grammar.name}: the grammar does not parse: {what}", e.line, e.column) from None
+        raise _error(
+            f"{grammar.name}: the grammar does not parse: {what}", e.line, e.column
+        ) from None
     except LarkError as e:
         raise _error(f"{grammar.name}: {e}") from None
     names = [t.name for t in terminals]
@@ -182,8 +187,9 @@ def _compile(grammar: LarkGrammar, start: str) -> Grammar:
     native_terms = [
         _terminal(grammar, t, "ignore" if t.name in ignore else "normal") for t in terminals
     ]
-    missing_hook = sorted(allowed - set(declared) - set(names))
-    native_terms += [(n, b"", [], 0, False, "declared", 0) for n in declared + missing_hook]
+    # The hook's terminals, also those no rule uses (lark drops them).
+    hooked = sorted(allowed - set(names))
+    native_terms += [(n, b"", [], 0, False, "declared", 0) for n in hooked]
     index = {t[0]: i for i, t in enumerate(native_terms)}
     nonterminals: dict[str, int] = {}
     for rule in rules:

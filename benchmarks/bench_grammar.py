@@ -1,0 +1,273 @@
+"""Grammar masks: latency while walking real code token by token, and compile time.
+
+    python benchmarks/bench_grammar.py [--max-tokens 4000] [--json out.json]
+
+For each tokenizer in ../shared/tokenizers/ (SmolLM2 49k, Llama 3 128k) and each
+workload, the text is tokenized (no special tokens) and walked through a
+``pse.StructuringEngine`` configured with the grammar's state machine: at every
+step the mask is filled (``fill_bitmask``, timed) and the token consumed. Every
+token must be allowed and the walk must end in an accept state. The first walk
+uses a new state machine (its mask-cache entries start empty: "cold"); a second
+walk of the same machine is "warm".
+
+Workloads: Python = this repository's own source files (PythonGrammar, the
+native "python" lexer hook); Bash = the Bash snippets of
+../shared/data/code-snippets that BashGrammar accepts, joined into one script;
+JSON = a Lark JSON grammar on JSON documents (../shared/bench/schemas.json
+instances). llguidance (PyPI) runs the same Lark text where it accepts it, on
+the same tokens, side by side.
+
+Compile time: ``LarkGrammar(...).compiled()`` on a fresh object (lark reads the
+text, terminals become automata, the native grammar is built), and the native
+part alone (``pse_core.Grammar`` from the lowered tables).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+TOKENIZERS = {
+    "smollm2-49k": SHARED / "tokenizers" / "smollm2-49k",
+    "llama3-128k": SHARED / "tokenizers" / "llama3-128k",
+}
+SNIPPETS = SHARED / "data" / "code-snippets" / "public.jsonl"
+SCHEMAS = SHARED / "bench" / "schemas.json"
+
+JSON_LARK = r"""
+?start: value
+?value: object | array | STRING | NUMBER | "true" | "false" | "null"
+array: "[" [value ("," value)*] "]"
+object: "{" [pair ("," pair)*] "}"
+pair: STRING ":" value
+STRING: /"([^"\\\x00-\x1f]|\\["\\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/
+NUMBER: /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/
+%ignore /[ \t\n\r]+/
+"""
+
+
+def row(*cells: object) -> None:
+    print("| " + " | ".join(str(c) for c in cells) + " |")
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[max(1, math.ceil(q / 100 * len(ordered))) - 1]
+
+
+def summary(ns: list[int]) -> dict[str, float]:
+    us = [s / 1e3 for s in ns]
+    return {
+        "mean_us": statistics.fmean(us),
+        "p50_us": percentile(us, 50),
+        "p99_us": percentile(us, 99),
+        "max_us": max(us),
+        "steps": len(us),
+    }
+
+
+def python_texts() -> list[str]:
+    from pse.types.grammar.default_grammars.python import PythonGrammar
+
+    grammar = PythonGrammar()
+    files = sorted((ROOT / "packages" / "pse" / "src" / "pse").rglob("*.py"))
+    texts = [p.read_text() for p in files]
+    return [t for t in texts if t.strip() and grammar.validate(t, strict=True)]
+
+
+def bash_texts() -> list[str]:
+    from pse.types.grammar.default_grammars.bash import BashGrammar
+
+    grammar = BashGrammar()
+    rows = [json.loads(line) for line in SNIPPETS.read_text().splitlines()]
+    codes = [r["code"] for r in rows if "bash" in r["source"] and r.get("bash_n_ok")]
+    script = "".join(
+        c if c.endswith("\n") else c + "\n" for c in codes if grammar.validate(c, True)
+    )
+    return [script] if grammar.validate(script, strict=True) else []
+
+
+def json_texts() -> list[str]:
+    docs = json.loads(SCHEMAS.read_text())
+    items = docs if isinstance(docs, list) else list(docs.values())
+    out = []
+    for item in items:
+        instance = item.get("instance", item) if isinstance(item, dict) else item
+        out.append(json.dumps(instance, indent=1))
+    return out
+
+
+def workloads() -> dict[str, tuple[Any, str, list[str]]]:
+    """name -> (LarkGrammar, its Lark text, texts)."""
+    from pse.types.grammar import LarkGrammar
+    from pse.types.grammar.default_grammars.bash import BashGrammar
+    from pse.types.grammar.default_grammars.python import PythonGrammar
+
+    py, sh = PythonGrammar(), BashGrammar()
+    return {
+        "python": (py, py.lark_grammar, python_texts()),
+        "bash": (sh, sh.lark_grammar, bash_texts()),
+        "json": (LarkGrammar("json", JSON_LARK), JSON_LARK, json_texts()),
+    }
+
+
+def walk_pse(engine: Any, machine: Any, ids: list[int]) -> list[int]:
+    engine.configure(machine)
+    mask = np.zeros((engine.vocab_size + 31) // 32, dtype=np.int32)
+    times = []
+    for tid in ids:
+        t0 = time.perf_counter_ns()
+        engine.fill_bitmask(mask)
+        times.append(time.perf_counter_ns() - t0)
+        if not (mask.view(np.uint32)[tid >> 5] >> np.uint32(tid & 31)) & 1:
+            raise AssertionError(f"token {tid} not allowed")
+        engine.consume_token(tid)
+    t0 = time.perf_counter_ns()
+    engine.fill_bitmask(mask)
+    times.append(time.perf_counter_ns() - t0)
+    if not engine.has_reached_accept_state:
+        raise AssertionError("walk did not end in an accept state")
+    return times
+
+
+def walk_llg(llg: Any, tokenizer: Any, grammar: str, ids: list[int]) -> list[int] | str:
+    matcher = llg.LLMatcher(tokenizer, grammar, log_level=0)
+    if matcher.is_error():
+        return matcher.get_error().splitlines()[0][:60]
+    mask = np.zeros((tokenizer.vocab_size + 31) // 32, dtype=np.int32)
+    times = []
+    for tid in ids:
+        t0 = time.perf_counter_ns()
+        matcher.unsafe_compute_mask_ptr(mask.ctypes.data, mask.nbytes)
+        times.append(time.perf_counter_ns() - t0)
+        if not matcher.consume_token(tid) or matcher.is_error():
+            return f"rejected a token: {matcher.get_error()[:50]}"
+    return times
+
+
+def compile_times(name: str, text: str, lexer: str | None) -> dict[str, float]:
+    from pse_core._core import Grammar
+
+    from pse.types.grammar import LarkGrammar, lark
+
+    full, native = [], []
+    for _ in range(3):
+        g = LarkGrammar(name, text, lexer=lexer)
+        t0 = time.perf_counter()
+        g.compiled()
+        full.append(time.perf_counter() - t0)
+    # The native part: the same tables handed to pse_core.Grammar again.
+    captured: dict[str, Any] = {}
+    original = lark.Grammar
+
+    def capture(*args: Any) -> Any:
+        captured["args"] = args
+        return original(*args)
+
+    lark.Grammar = capture  # type: ignore[misc]
+    try:
+        LarkGrammar(name, text, lexer=lexer).compiled()
+    finally:
+        lark.Grammar = original  # type: ignore[misc]
+    for _ in range(3):
+        t0 = time.perf_counter()
+        Grammar(*captured["args"])
+        native.append(time.perf_counter() - t0)
+    return {
+        "first_ms": full[0] * 1e3,
+        "again_ms": min(full[1:]) * 1e3,
+        "native_ms": min(native) * 1e3,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-tokens", type=int, default=4000, help="tokens per workload")
+    parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--no-llguidance", action="store_true")
+    args = parser.parse_args()
+    if not all((p / "tokenizer.json").is_file() for p in TOKENIZERS.values()):
+        sys.exit(f"needs the tokenizers in {SHARED / 'tokenizers'}")
+    from transformers import AutoTokenizer
+
+    from pse.structuring_engine import StructuringEngine
+    from pse.types.grammar import LarkGrammarStateMachine
+
+    llg = None
+    if not args.no_llguidance:
+        try:
+            import llguidance
+            import llguidance.hf
+
+            llg = llguidance
+        except ImportError:
+            print("llguidance not installed: pip install llguidance")
+    work = workloads()
+    results: dict[str, Any] = {"compile": {}, "masks": []}
+    print("## Compile time (ms)\n")
+    print("| grammar | first (lark + automata + native) | again | native only |")
+    print("|---|---:|---:|---:|")
+    for name, (grammar, text, _) in work.items():
+        c = compile_times(name, text, grammar.lexer)
+        results["compile"][name] = c
+        print(f"| {name} | {c['first_ms']:.1f} | {c['again_ms']:.1f} | {c['native_ms']:.2f} |")
+    print("\n## Mask latency (µs), walking the text token by token\n")
+    head = ["cold mean", "cold p50", "cold p99", "warm mean", "warm p50", "warm p99"]
+    row("tokenizer", "grammar", "tokens", "engine", *head)
+    row("---", "---", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:")
+    for tok_name, path in TOKENIZERS.items():
+        tokenizer = AutoTokenizer.from_pretrained(str(path))
+        engine = StructuringEngine(tokenizer)
+        llg_tok = llg.hf.from_tokenizer(tokenizer, n_vocab=len(tokenizer)) if llg else None
+        for name, (grammar, text, texts) in work.items():
+            ids_per_text, total = [], 0
+            for t in texts:
+                if total >= args.max_tokens:
+                    break
+                ids = tokenizer.encode(t, add_special_tokens=False)
+                ids_per_text.append(ids)
+                total += len(ids)
+            machine = LarkGrammarStateMachine(grammar)
+            cold = [x for ids in ids_per_text for x in walk_pse(engine, machine, ids)]
+            warm = [x for ids in ids_per_text for x in walk_pse(engine, machine, ids)]
+            c, w = summary(cold), summary(warm)
+            record = {"tokenizer": tok_name, "grammar": name, "engine": "pse", "tokens": total}
+            record |= {f"cold_{k}": v for k, v in c.items()} | {
+                f"warm_{k}": v for k, v in w.items()
+            }
+            results["masks"].append(record)
+            figures = [f"{x[k]:.0f}" for x in (c, w) for k in ("mean_us", "p50_us", "p99_us")]
+            row(tok_name, name, total, "pse", *figures)
+            if llg is None:
+                continue
+            lark_text = llg.grammar_from("lark", text)
+            error = llg.LLMatcher.validate_grammar(lark_text, llg_tok)
+            if error:
+                row(tok_name, name, "", "llguidance", "declined: " + error.splitlines()[0][:70])
+                continue
+            runs = [walk_llg(llg, llg_tok, lark_text, ids) for ids in ids_per_text]
+            bad = [r for r in runs if isinstance(r, str)]
+            if bad:
+                row(tok_name, name, "", "llguidance", f"failed: {bad[0]}")
+                continue
+            times = [x for r in runs for x in r if not isinstance(r, str)]
+            s = summary(times)
+            results["masks"].append({"tokenizer": tok_name, "grammar": name, "engine": "llg"} | s)
+            figures = [f"{s[k]:.0f}" for k in ("mean_us", "p50_us", "p99_us")]
+            row(tok_name, name, total, "llguidance", *figures, "", "", "")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
