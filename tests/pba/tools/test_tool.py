@@ -114,6 +114,33 @@ class TestSchema:
         assert tool.schema["properties"]["key"]["type"] == "string"
         assert tool.schema["required"] == ["key"]
 
+    def test_a_tool_file_in_the_documented_style(self, tmp_path: Path) -> None:
+        """``from agent.agent import Agent`` at run time, ``self: Agent``, an Interaction back."""
+        path = write_tool(
+            tmp_path,
+            "word_count",
+            '''
+            from agent.agent import Agent
+            from agent.system.interaction import Interaction
+
+            async def word_count(self: Agent, text: str, unique: bool = False) -> Interaction:
+                """Count the words of a text.
+
+                Args:
+                    text: The text to count.
+                    unique: Count each distinct word once.
+                """
+                words = text.split()
+                count = len(set(words)) if unique else len(words)
+                return Interaction(role=Interaction.Role.TOOL, content=str(count), title="Words")
+            ''',
+        )
+        tool = Tool.from_file(path)
+        assert tool is not None and tool.description == "Count the words of a text."
+        assert tool.schema["required"] == ["text"]
+        result = asyncio.run(invoke(tool, Caller(), {"text": "a b a", "unique": True}))
+        assert result.content == "2" and result.title == "Words"
+
     def test_missing_type_hint_is_a_clear_error(self) -> None:
         def vague(self: Any, thing, count: int) -> str:  # type: ignore[no-untyped-def]
             return str(thing)
