@@ -417,6 +417,36 @@ def back_to_back(doc: Any, rng: random.Random, pretty: bool) -> tuple[str, Any] 
     return text, [doc, other]
 
 
+def curly_quotes(doc: Any, rng: random.Random, pretty: bool) -> tuple[str, Any] | None:
+    """Typographic quotes from a chat interface: \u201cword\u201d."""
+    toks = tokenize(doc)
+    spots = [
+        n
+        for n in _where(toks, "key", "str")
+        if not any(q in toks[n].value for q in '"\u201c\u201d\\')
+    ]
+    for n in spots:
+        toks[n].text = "\u201c" + toks[n].value + "\u201d"
+    return (render(toks, pretty), doc) if spots else None
+
+
+def missing_colons(doc: Any, rng: random.Random, pretty: bool) -> tuple[str, Any] | None:
+    toks = tokenize(doc)
+    colons = _where(toks, ":")
+    for n in _pick(rng, colons, 2):
+        toks[n].text = ""
+    return (render(toks, pretty), doc) if colons else None
+
+
+def unclosed_key_quote(doc: Any, rng: random.Random, pretty: bool) -> tuple[str, Any] | None:
+    """A key whose closing quote is missing: ``{"name: "Ada"}``."""
+    toks = tokenize(doc)
+    keys = [n for n in _where(toks, "key") if toks[n].value and ":" not in toks[n].value]
+    for n in _pick(rng, keys, 1):
+        toks[n].text = toks[n].text[:-1]
+    return (render(toks, pretty), doc) if keys else None
+
+
 def _value_of(toks: list[Tok]) -> Any:
     return json.loads(render(tokenize_like(toks), False))
 
@@ -447,6 +477,9 @@ DAMAGES: dict[str, Damage] = {
         early_close,
         number_spellings,
         back_to_back,
+        curly_quotes,
+        missing_colons,
+        unclosed_key_quote,
     )
 }
 

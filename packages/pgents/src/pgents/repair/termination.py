@@ -5,7 +5,8 @@ quote ends a string only where the text after it can continue the structure
 around the string:
 
 * the end of the input;
-* in a key, a ``:`` (or ``,``/``}``/another quote: a key without a value);
+* in a key, a ``:`` (or ``,``/``}``: a key without a value; or the start
+  of a value: a colon left out);
 * after a value, a closer of an open container, or a ``,`` (doubled commas
   and comments skipped) followed by what may come next: in an object a key
   (quoted, or a bare word followed by ``:``), in an array any value, a bare
@@ -31,6 +32,7 @@ _CLOSERS: Final = "}])"
 _VALUE_START: Final = "{[\"'\u201c0123456789-+.tfnTFN"
 _BARE_KEY_RE: Final = re.compile(r"[A-Za-z_$][\w\-$ ]*\s*:")
 _BARE_VALUE_END_RE: Final = re.compile(r"[,\]}\n\"'{\[:]")
+_VALUE_AHEAD_RE: Final = re.compile(r"[{\[]|-?\d|(?:true|false|null|True|False|None)\b")
 _QUOTED_KEY_AHEAD_RE: Final = re.compile(r",[^\"\n]{0,80}\"[^\"\n]*\"\s*:")
 
 
@@ -58,7 +60,10 @@ def closes(cur: Cursor, q: int, ctx: str, inner: int, opener: bool) -> bool:
         return True
     c = s[j]
     if ctx == "key":
-        return c in ":,}" or c in QUOTES
+        # a colon, or (the colon missing, after a space) the start of a value
+        if c in ":,}" or c in QUOTES:
+            return True
+        return j > q + 1 and _VALUE_AHEAD_RE.match(s, j) is not None
     if c == ",":
         k = _after_comma(cur, j)
         if k >= n:
