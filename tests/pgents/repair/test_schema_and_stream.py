@@ -96,7 +96,7 @@ def below(part: Any, full: Any) -> bool:
         return list(part) == keys[: len(part)] and all(below(part[k], full[k]) for k in part)
     if isinstance(part, (int, float)) and not isinstance(part, bool):
         return isinstance(full, (int, float)) and not isinstance(full, bool)
-    return part == full
+    return bool(part == full)
 
 
 json_docs = st.recursive(
