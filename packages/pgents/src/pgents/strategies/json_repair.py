@@ -18,7 +18,8 @@ class JsonRepairParser(BaseParser[Any]):
     repair, 0.4 after several. ``schema`` (JSON Schema) guides coercions.
 
     Streaming uses ``policy`` for unfinished strings (see :mod:`pgents.stream`)
-    and falls back on repair for prefixes that are not JSON prefixes.
+    and falls back on repair (``stream_stable``: an open string is never cut
+    back) for prefixes that are not JSON prefixes.
     """
 
     name = "json-repair"
@@ -34,8 +35,10 @@ class JsonRepairParser(BaseParser[Any]):
         self.schema_mode = schema_mode
         self.policy: PartialPolicy = policy
 
-    def _parse(self, text: str) -> ParseResult[Any]:
-        out = repair_json(text, schema=self.schema, schema_mode=self.schema_mode)
+    def _parse(self, text: str, *, stream_stable: bool = False) -> ParseResult[Any]:
+        out = repair_json(
+            text, schema=self.schema, schema_mode=self.schema_mode, stream_stable=stream_stable
+        )
         if not self.config.enable_repair and out.repairs:
             return ParseResult.fail("text needs repairs and enable_repair is off", self.name)
         if not out.found:
@@ -51,4 +54,4 @@ class JsonRepairParser(BaseParser[Any]):
         partial = parse_partial_json(text, self.policy)
         if partial is not None:
             return ParseResult.ok(partial.value, BASE["stack-balancing"], self.name)
-        return self._parse(text)
+        return self._parse(text, stream_stable=True)
