@@ -12,7 +12,8 @@ Then throughput (MB/s of input, median of ``--reps``) on the corpus and on
 long documents (about 100 KB and 1 MB, damaged), with the time per KB at each
 size to show that repair time grows linearly.
 
-Usage: ``python benchmarks/bench_repair_corpus.py [--per-kind 300] [--seed N] [--show KIND]``
+Usage: ``python benchmarks/bench_repair_corpus.py [--per-kind 300] [--seed N] [--show KIND]
+[--disagree KIND]``
 (needs ``pip install json-repair``; fast-json-repair is used when installed).
 """
 
@@ -75,7 +76,9 @@ def valid_json(found: bool, value: Any) -> bool:
     return True
 
 
-def accuracy(cases: list[Case], fns: dict[str, Repair], show: str | None) -> None:
+def accuracy(
+    cases: list[Case], fns: dict[str, Repair], show: str | None, disagree: str | None
+) -> None:
     names = list(fns)
     kinds = list(DAMAGES)
     exact = {(k, n): 0 for k in kinds for n in names}
@@ -85,14 +88,19 @@ def accuracy(cases: list[Case], fns: dict[str, Repair], show: str | None) -> Non
     for case in cases:
         total[case.kind] += 1
         right = {}
+        got = {}
         for name, fn in fns.items():
             ok, value = fn(case.text)
+            got[name] = value
             right[name] = ok and same(value, case.expected)
             exact[case.kind, name] += right[name]
             valid[case.kind, name] += valid_json(ok, value)
             if name == "pgents" and not right[name] and show in (case.kind, "all"):
                 print(f"--- {case.kind} {case.source}\n{case.text}")
                 print(f"=> {value!r}\n!= {case.expected!r}")
+        if disagree in (case.kind, "all") and right["pgents"] != right["json_repair"]:
+            print(f"--- {case.kind} {case.source}\n{case.text}")
+            print(f"pgents      {got['pgents']!r}\njson_repair {got['json_repair']!r}")
         only[case.kind, "pg"] += right["pgents"] and not right["json_repair"]
         only[case.kind, "jr"] += right["json_repair"] and not right["pgents"]
     head = "".join(f" {n[:12]:>12} exact  valid" for n in names)
@@ -162,6 +170,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--show", help="print pgents' misses of this kind ('all' for every kind)")
+    parser.add_argument(
+        "--disagree",
+        help="print the cases of this kind ('all') that only one of the two gets right",
+    )
     parser.add_argument("--no-speed", action="store_true")
     args = parser.parse_args()
     try:
@@ -169,7 +181,7 @@ def main() -> None:
     except FileNotFoundError as exc:
         raise SystemExit(str(exc)) from exc
     fns = contenders()
-    accuracy(cases, fns, args.show)
+    accuracy(cases, fns, args.show, args.disagree)
     if not args.no_speed:
         speed(cases, fns, args.reps)
 
