@@ -204,6 +204,38 @@ def test_servers_that_fail_to_start(
     run(scenario())
 
 
+def test_giving_up_on_a_connection_leaves_no_server_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PBA_PASSED", "passed-value")
+    marker = f"--pba-slow-start-{os.getpid()}"
+    slow = {
+        "identifier": "slow",
+        "name": "Slow",
+        "description": "d",
+        "command": "python",
+        "args": [str(SDK_SERVER), "--hang-on-start", marker],
+    }
+    host = MCPHost(server_list(tmp_path, slow), startup_timeout=30)
+    caller = Caller(host)
+
+    async def scenario() -> None:
+        gave_up = await invoke(caller.tools["add_mcp_server"], caller, {"server_id": "slow"}, 1.0)
+        assert gave_up.is_error and "did not finish within 1 s" in gave_up.content
+        assert not host.is_connected("slow")
+        await asyncio.sleep(0.3)
+        leftovers = [
+            entry.name
+            for entry in Path("/proc").iterdir()
+            if entry.name.isdigit() and _cmdline_has(entry, marker)
+        ]
+        assert leftovers == []  # stopped at once, not when the loop ends
+        assert not (await caller.use("add_mcp_server", server_id="sdk")).is_error
+        await host.close()
+
+    run(scenario())
+
+
 def test_connect_and_close_in_different_tasks(host: MCPHost) -> None:
     async def scenario() -> None:
         tools = await asyncio.create_task(host.connect("sdk"))

@@ -87,6 +87,9 @@ class MCPClient:
         )
         try:
             await asyncio.wait_for(asyncio.shield(self._ready.wait()), self.startup_timeout)
+        except asyncio.CancelledError:  # the caller gave up: leave no server behind
+            await self.close()
+            raise
         except asyncio.TimeoutError:
             await self.close()
             raise MCPError(
@@ -160,10 +163,8 @@ class MCPClient:
                 self._serving = True
                 self._ready.set()
                 await self._stop.wait()
-        except BaseException as exc:  # recorded for connect(); the task ends here
+        except Exception as exc:  # recorded for connect() and later calls; the task ends here
             self._failure = self._failure or exc
-            if isinstance(exc, asyncio.CancelledError):
-                raise
         finally:
             self._session = None
             self._ready.set()

@@ -67,7 +67,7 @@ class MCPHost:
         await client.connect()
         try:
             mcp_tools = await client.list_tools()
-        except MCPError:
+        except BaseException:  # an error, or the caller gave up: stop the server
             await client.close()
             raise
         self.clients[server_id] = client
