@@ -64,7 +64,7 @@ def test_corpus_score(json_repair_cases: list[dict[str, Any]]) -> None:
         print(f"{tag:16} {good[tag]:3}/{total[tag]:3}  {100 * good[tag] / total[tag]:5.1f}%")
     for tag in REQUIRED_TAGS:
         assert good[tag] == total[tag], tag
-    assert good["ALL"] / total["ALL"] > 0.9
+    assert good["ALL"] >= 160  # the score before the rules were rewritten (160/164)
     unexpected = [
         json_repair_cases[i]["input"]
         for i in failed
