@@ -95,13 +95,14 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
     bool after_only = false;
     while (i < j) {
       if (exits[i].extends && !after_only) {
-        // Keep the positions where the grammar has ended.
+        // Keep the positions where the grammar has ended and a parent goes on.
         after_only = true;
         Positions after;
         for (const Frame* q : below) {
           const Frame* a = q;
           while (a && a->depth > grammar->depth) a = a->parent;
-          if (!a || a->node != grammar->node || a->kind != Kind::kGrammar) after.push_back(q);
+          if (!q->done() && (!a || a->node != grammar->node || a->kind != Kind::kGrammar))
+            after.push_back(q);
         }
         below.swap(after);
         if (below.empty()) {

@@ -73,12 +73,26 @@ LexConfig::LexConfig() {
 
 /// Builds one Earley set: prediction, completion (Aycock-Horspool for
 /// nullable nonterminals), then the lookup tables.
+/// Scratch buffers of the set builder, reused by each thread.
+struct BuildScratch {
+  std::vector<std::uint8_t> predicted;
+  std::vector<std::uint32_t> table;
+};
+
 struct EarleyBuilder {
   const Grammar& g;
   std::shared_ptr<EarleySet> s = std::make_shared<EarleySet>();
-  std::vector<std::uint8_t> predicted = std::vector<std::uint8_t>(g.rules_of_.size(), 0);
+  BuildScratch& scratch = fresh_scratch(g.rules_of_.size());
+  std::vector<std::uint8_t>& predicted = scratch.predicted;
   /// Open addressing over item indices + 1 (0: free); grows with the set.
-  std::vector<std::uint32_t> table = std::vector<std::uint32_t>(256, 0);
+  std::vector<std::uint32_t>& table = scratch.table;
+
+  static BuildScratch& fresh_scratch(std::size_t nonterminals) {
+    thread_local BuildScratch scratch;
+    scratch.predicted.assign(nonterminals, 0);
+    scratch.table.assign(256, 0);
+    return scratch;
+  }
 
   void add(const Item& it) {
     const ItemKey key{it.rule, it.dot, it.origin};
@@ -301,6 +315,17 @@ bool Grammar::start_nullable() const { return nullable_[~rules_[0].rhs[0]]; }
 
 std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) const {
   if (!ps.set) return -1;
+  const std::uint64_t last = ps.last_start.load(std::memory_order_relaxed);
+  if (last && static_cast<std::int32_t>((last >> 32) - 1) == prev)
+    return static_cast<std::int32_t>((last & 0xFFFFFFFFull) - 1);
+  const std::int32_t id = lookup_start(ps, prev);
+  ps.last_start.store((static_cast<std::uint64_t>(static_cast<std::uint32_t>(prev + 1)) << 32) |
+                          static_cast<std::uint32_t>(id + 1),
+                      std::memory_order_relaxed);
+  return id;
+}
+
+std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) const {
   if (hook_ == Hook::kBash && ps.hook.bodies) {
     const auto& [delimiter, dash] = ps.hook.heredocs.front();
     if (!expects(*ps.set, heredoc_body_)) return -1;

@@ -102,6 +102,8 @@ struct ParseState : std::enable_shared_from_this<ParseState> {
   SetPtr effective;  ///< python at a line start: `set` after INDENT/DEDENTs for `col`
   HookState hook;
   mutable std::atomic<std::int8_t> finish{-1};  ///< cached can_finish()
+  /// The last start_config() answer: (prev + 1) << 32 | (config + 1); 0: none.
+  mutable std::atomic<std::uint64_t> last_start{0};
 };
 using StatePtr = std::shared_ptr<const ParseState>;
 
@@ -165,6 +167,7 @@ class Grammar {
         .load(std::memory_order_acquire)[static_cast<std::uint32_t>(id) & (kChunkSize - 1)];
   }
   std::int32_t compute_next(std::int32_t cfg, std::uint8_t b) const;
+  std::int32_t lookup_start(const ParseState& ps, std::int32_t prev) const;
   /// `home`: the fresh configuration an ignored lexeme returns to (kSelf: this one).
   std::int32_t intern(std::vector<std::pair<std::uint16_t, std::int32_t>> items,
                       const std::array<std::uint64_t, 4>& forbid, bool fresh, std::int32_t home) const;
