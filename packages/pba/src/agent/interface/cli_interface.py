@@ -6,7 +6,7 @@ the step being generated is shown live, in the colour of its current state.
 
 from __future__ import annotations
 
-import asyncio
+import signal
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -47,12 +47,16 @@ class CLIInterface(Interface):
 
     async def get_input(self, prompt: str = INPUT_PROMPT) -> str | None:
         await self.end_live_output()
+        # Read on the event loop's thread with Python's own Ctrl+C handler:
+        # asyncio.run's handler only cancels the main task, which input() ignores,
+        # and a worker thread blocked in input() would keep the process alive.
+        handler = signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
-            text = await asyncio.to_thread(
-                self.console.input, f"[bold green]> {escape(prompt)}:[/] "
-            )
+            text = self.console.input(f"[bold green]> {escape(prompt)}:[/] ")
         except (EOFError, KeyboardInterrupt):
             return None
+        finally:
+            signal.signal(signal.SIGINT, handler)
         return text
 
     async def show_output(self, interaction: Interaction) -> None:
