@@ -1,0 +1,219 @@
+"""The native grammar engine on its own (pse_core.Grammar, GrammarStateMachine),
+with hand-written byte automata: Earley parsing, lexing rules, the Python
+newline hook, bad tables, the engine's masks against an enumerated language,
+and concurrent use of one grammar."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from array import array
+
+import numpy as np
+import pytest
+from pse_core._core import Engine, Grammar, GrammarStateMachine, StateMachine, Vocabulary
+from pse_core.errors import GrammarError
+
+Term = tuple[str, bytes, list[bool], int, bool, str, int]
+
+
+def literal(name: str, text: bytes, role: str = "normal", priority: int = 0) -> Term:
+    rows = []
+    for i, b in enumerate(text):
+        row = array("i", [-1]) * 256
+        row[b] = i + 1
+        rows.append(row)
+    rows.append(array("i", [-1]) * 256)
+    packed = b"".join(r.tobytes() for r in rows)
+    return (name, packed, [False] * len(text) + [True], priority, True, role, 0)
+
+
+def char_class(name: str, chars: bytes, role: str = "normal") -> Term:
+    """One or more bytes of ``chars``."""
+    start, more = array("i", [-1]) * 256, array("i", [-1]) * 256
+    for b in chars:
+        start[b] = more[b] = 1
+    return (name, start.tobytes() + more.tobytes(), [False, True], 0, False, role, 0)
+
+
+# S -> S "+" T | T ; T -> "(" S ")" | NUM   (left recursive), blanks ignored
+TERMS = [
+    literal("PLUS", b"+"),
+    literal("LPAR", b"("),
+    literal("RPAR", b")"),
+    char_class("NUM", b"0123456789"),
+    char_class("WS", b" ", "ignore"),
+]
+S, T = 0, 1
+RULES = [(S, [~S, 0, ~T]), (S, [~T]), (T, [1, ~S, 2]), (T, [3])]
+
+
+def sums() -> Grammar:
+    return Grammar(TERMS, RULES, S, ["sum", "term"])
+
+
+def reference(text: str) -> tuple[bool, bool]:
+    """(complete, viable prefix) for the sums language, written by hand."""
+    depth, prev, blank = 0, "start", False  # prev: start | num | op | open | close
+    for c in text:
+        if c == " ":
+            blank = True
+            continue
+        if c.isdigit():
+            if prev == "close" or (prev == "num" and blank):  # "1 2": two numbers
+                return False, False
+            prev = "num"
+        elif c == "+":
+            if prev not in ("num", "close"):
+                return False, False
+            prev = "op"
+        elif c == "(":
+            if prev not in ("start", "op", "open"):
+                return False, False
+            depth, prev = depth + 1, "open"
+        elif c == ")":
+            if prev not in ("num", "close") or depth == 0:
+                return False, False
+            depth, prev = depth - 1, "close"
+        else:
+            return False, False
+        blank = False
+    return depth == 0 and prev in ("num", "close"), True
+
+
+@pytest.mark.parametrize(
+    "text", ["".join(p) for n in range(5) for p in itertools.product("1+() ", repeat=n)]
+)
+def test_validate_matches_a_hand_written_recogniser(text: str) -> None:
+    complete, viable = reference(text)
+    g = sums()
+    assert g.validate(text, strict=True) == complete, text
+    assert g.validate(text) == viable, text
+
+
+def test_maximal_munch_and_priorities() -> None:
+    # start: WORD | IF WORD ; IF is "if" (a literal), WORD is [a-z]+ ; blanks ignored.
+    terms = [literal("IF", b"if"), char_class("WORD", b"abcdefghijklmnopqrstuvwxyz")]
+    terms.append(char_class("WS", b" ", "ignore"))
+    g = Grammar(terms, [(0, [1]), (0, [0, 1])], 0, ["start"])
+    assert g.validate("iffy", strict=True)  # one WORD, never IF + "fy"
+    assert g.validate("if x", strict=True)
+    assert not g.validate("ifx y", strict=True)
+    # Both match "if" at the start: the literal wins, so "if" alone is incomplete...
+    assert not g.validate("if", strict=True)
+    # ...and after IF only WORD is expected (contextual lexing): "if" is a WORD there.
+    assert g.validate("if if", strict=True)
+
+
+def test_python_hook_indentation() -> None:
+    terms = [
+        char_class("NAME", b"abcxyz"),
+        literal("COLON", b":"),
+        char_class("WS", b" ", "ignore"),
+        ("_NEWLINE", b"", [], 0, False, "declared", 0),
+        ("_INDENT", b"", [], 0, False, "declared", 0),
+        ("_DEDENT", b"", [], 0, False, "declared", 0),
+    ]
+    # file: stmt* ; stmt: NAME _NEWLINE | NAME COLON _NEWLINE _INDENT stmt+ _DEDENT
+    rules = [
+        (0, []),
+        (0, [~0, ~1]),
+        (1, [0, 3]),
+        (1, [0, 1, 3, 4, ~2, 5]),
+        (2, [~1]),
+        (2, [~2, ~1]),
+    ]
+    g = Grammar(terms, rules, 0, ["file", "stmt", "stmts"], "python")
+    assert g.validate("a:\n  b\n  c\nx\n", strict=True)
+    assert g.validate("a:\n  b", strict=True)  # the end closes the block
+    assert not g.validate("a:\nb\n", strict=True)  # missing indent
+    assert not g.validate("a:\n  b\n c\n", strict=True)  # inconsistent dedent
+    assert g.validate("a:\n\n  # \n  b\n".replace("#", ""), strict=True)
+    assert not g.validate("  a\n", strict=True)  # unexpected indent
+    with pytest.raises(GrammarError, match="_INDENT"):
+        Grammar(terms[:3], [(0, [0])], 0, ["file"], "python")
+
+
+@pytest.mark.parametrize(
+    ("terms", "message"),
+    [
+        ([("X", b"\0" * 10, [True], 0, False, "normal", 0)], "256"),
+        ([literal("E", b"")], "empty string"),
+        ([("X", (array("i", [5]) * 256).tobytes(), [True], 0, False, "normal", 0)], "range"),
+        ([("X", b"", [], 0, False, "weird", 0)], "role"),
+    ],
+)
+def test_bad_tables_are_rejected(terms: list[Term], message: str) -> None:
+    with pytest.raises(GrammarError, match=message):
+        Grammar(terms, [(0, [0])], 0, ["start"])
+
+
+def test_bad_rules_and_hooks() -> None:
+    with pytest.raises(GrammarError, match="unknown symbol"):
+        Grammar(TERMS, [(0, [99])], 0, ["start"])
+    with pytest.raises(GrammarError, match="start"):
+        Grammar(TERMS, RULES, 5, ["sum", "term"])
+    with pytest.raises(GrammarError, match="hook"):
+        Grammar(TERMS, RULES, 0, ["sum", "term"], "cobol")
+
+
+def test_engine_mask_equals_enumerated_language() -> None:
+    tokens: list[bytes | None] = [
+        b"1",
+        b"2",
+        b"+",
+        b"(",
+        b")",
+        b"1+",
+        b"+(",
+        b"(1",
+        b"1)",
+        b" ",
+        b")+2",
+    ]
+    tokens += [b"12", b"1 ", None]
+    eos = len(tokens) - 1
+    vocab = Vocabulary(tokens, [], [eos])
+    machine = GrammarStateMachine(sums())
+    assert machine.kind == "grammar"
+    for prefix in ["", "1", "(1", "(1+", "((2)", "1 ", "12+(", "(1)"]:
+        engine = Engine(vocab)
+        engine.state_machine = machine
+        assert engine.consume_text(prefix) or prefix == ""
+        bits = np.zeros(1, dtype=np.int32)
+        engine.fill_bitmask(bits)
+        allowed = {i for i in range(len(tokens)) if (int(bits[0]) >> i) & 1}
+        expected = {
+            i for i, t in enumerate(tokens) if t is not None and reference(prefix + t.decode())[1]
+        }
+        if reference(prefix)[0]:
+            expected.add(eos)
+        assert allowed == expected, prefix
+
+
+def test_one_grammar_from_many_threads() -> None:
+    g = sums()
+    texts = ["(" * k + "1" + "+2" * k + ")" * k for k in range(1, 40)]
+    errors: list[str] = []
+
+    def work() -> None:
+        for t in texts:
+            if not g.validate(t, strict=True) or g.validate(t + ")", strict=True):
+                errors.append(t)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    assert g.lexer_states > 0
+
+
+def test_machine_steps_like_any_state_machine() -> None:
+    machine = GrammarStateMachine(sums(), identifier="sums")
+    steppers = StateMachine.advance_all_basic(machine.get_steppers(), "(1 + 2")
+    assert steppers and not any(s.has_reached_accept_state() for s in steppers)
+    steppers = StateMachine.advance_all_basic(steppers, ")")
+    assert any(s.has_reached_accept_state() for s in steppers)
+    assert steppers[0].get_current_value() == "(1 + 2)"
