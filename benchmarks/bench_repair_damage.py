@@ -447,6 +447,11 @@ def unclosed_key_quote(doc: Any, rng: random.Random, pretty: bool) -> tuple[str,
     return (render(toks, pretty), doc) if keys else None
 
 
+def escaped_document(doc: Any, rng: random.Random, pretty: bool) -> tuple[str, Any] | None:
+    """The document escaped as a string body (a tool result passed on as text)."""
+    return json.dumps(render(tokenize(doc), pretty), ensure_ascii=False)[1:-1], doc
+
+
 def _value_of(toks: list[Tok]) -> Any:
     return json.loads(render(tokenize_like(toks), False))
 
@@ -480,6 +485,7 @@ DAMAGES: dict[str, Damage] = {
         curly_quotes,
         missing_colons,
         unclosed_key_quote,
+        escaped_document,
     )
 }
 

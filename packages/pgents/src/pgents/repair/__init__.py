@@ -114,12 +114,26 @@ def _reparse(text: str, stream_stable: bool) -> Any:
     return values[0] if len(values) == 1 else None
 
 
+def _unescaped_document(text: str) -> str | None:
+    """The document inside ``text`` when ``text`` is a JSON document escaped as
+    a string body (``{\\"a\\": 1}``, ``{\\n  \\"a\\"...``), else None."""
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")) or '\\"' not in stripped:
+        return None
+    try:
+        decoded = json.loads('"' + stripped + '"')
+    except ValueError:
+        # cut off or partly escaped: undo the escaped quotes only
+        return text.replace('\\"', '"') if stripped.startswith(('{\\"', '[\\"')) else None
+    return decoded if isinstance(decoded, str) else None
+
+
 def _scan(text: str, repairs: list[str], stream_stable: bool) -> list[Any]:
-    stripped = text.lstrip()
-    if stripped.startswith(('{\\"', '[\\"')):
+    unescaped = _unescaped_document(text)
+    if unescaped is not None:
         repairs.append("unescaped an escaped document")
-        text = text.replace('\\"', '"')
-        stripped = text.lstrip()
+        text = unescaped
+    stripped = text.lstrip()
     if not stripped.startswith(("{", "[")):
         blocks = fenced_blocks(text)
         if blocks:
