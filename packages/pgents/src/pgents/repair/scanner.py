@@ -41,7 +41,6 @@ _ROOT_REOPEN_RE: Final = re.compile(r"\s*,\s*\"[^\"\n]*\"\s*:")
 _TUPLE_END_RE: Final = re.compile(r"\s*\)")
 _SEPARATOR_RE: Final = re.compile(r"[,}\]\"]")
 _FENCE_OPEN_RE: Final = re.compile(r"^`{3,}[\w+-]*")
-_QUOTES: Final = QUOTES
 _CLOSERS: Final = "}])"
 
 
@@ -148,7 +147,7 @@ class Scanner(Cursor):
                 # ---- key
                 if c == ":":
                     pass
-                elif c in _QUOTES:
+                elif c in QUOTES:
                     key = read_string(self, "key")
                     if key is DROP:
                         return obj
@@ -218,7 +217,7 @@ class Scanner(Cursor):
                         self.repair("removed trailing comma")
                 elif c in "}])":
                     continue
-                elif c in _QUOTES:
+                elif c in QUOTES:
                     self.repair("inserted missing ','")
                 else:
                     m = _SEPARATOR_RE.search(s, self.i)
@@ -306,7 +305,7 @@ class Scanner(Cursor):
             return self._array()
         if c == "(":
             return self._tuple()
-        if c in _QUOTES:
+        if c in QUOTES:
             text = read_string(self, ctx)
             if isinstance(text, str) and text.startswith("```") and text.endswith("```"):
                 return self._fenced_in_string(text)
