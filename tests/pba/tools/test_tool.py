@@ -266,8 +266,35 @@ class TestCalls:
         assert result.content == "The tool 'explode' failed: RuntimeError: bad"
 
     def test_wrong_arguments_become_an_error_interaction(self) -> None:
-        result = asyncio.run(invoke(Tool("calculator", callable=calculator), Caller(), {"x": 1}))
+        tool = Tool("calculator", callable=calculator)
+        result = asyncio.run(invoke(tool, Caller(), {"x": 1}))
         assert result.is_error and "TypeError" in result.content
+        mistyped = asyncio.run(invoke(tool, Caller(), {"num1": "one", "num2": 2}))
+        assert mistyped.content == (
+            "The tool 'calculator' failed: ValueError: argument 'num1': "
+            "Input should be a valid number, unable to parse string as a number"
+        )
+        nested = asyncio.run(
+            invoke(Tool("plot", callable=plot), Caller(), {"points": [{"x": 1, "y": "b"}]})
+        )
+        assert nested.content.endswith(
+            "argument 'points': 0.y: Input should be a valid integer, "
+            "unable to parse string as an integer"
+        )
+
+    def test_arguments_arrive_as_their_annotated_types(self) -> None:
+        received: list[Any] = []
+
+        def take(self: Caller, points: list[Point], scale: float, label: str | None = None) -> str:
+            received.extend([points, scale, label])
+            return "ok"
+
+        arguments = {"points": [{"x": 1, "y": 2}], "scale": 2}
+        result = asyncio.run(invoke(Tool("take", callable=take), Caller(), arguments))
+        assert result.content == "ok"
+        assert received == [[Point(x=1, y=2)], 2.0, None]
+        assert isinstance(received[1], float)
+        assert arguments == {"points": [{"x": 1, "y": 2}], "scale": 2}  # the caller's dict is kept
 
     @pytest.mark.parametrize("kind", ["async", "sync"])
     def test_a_slow_tool_times_out(self, kind: str) -> None:
@@ -293,7 +320,7 @@ class TestCalls:
 
         late, quick = asyncio.run(run())
         assert late.is_error and "did not finish within 0.3 s" in late.content
-        assert quick.content == "2"  # the loop goes on
+        assert quick.content == "2.0"  # the loop goes on
 
 
 class TestToolCall:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_type_hints
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from pse.types.json.schema_sources import callable_to_schema
 
@@ -47,9 +47,10 @@ class Tool:
 
     A local tool wraps a Python callable whose first parameter is the calling
     agent (``self: Agent``); the schema of its other parameters comes from
-    their type hints and the docstring. A tool from an MCP server has no
-    callable: ``mcp_server`` names the server, and calls go through the
-    caller's ``mcp_host``.
+    their type hints and the docstring, and ``call`` converts the JSON
+    arguments to those types (a dict to its Pydantic model, for example). A
+    tool from an MCP server has no callable: ``mcp_server`` names the server,
+    and calls go through the caller's ``mcp_host``.
     """
 
     def __init__(
@@ -60,10 +61,11 @@ class Tool:
         schema: dict[str, Any] | None = None,
         mcp_server: str | None = None,
     ) -> None:
+        self._adapters: dict[str, TypeAdapter[Any]] = {}
         if schema is None:
             if callable is None:
                 raise ToolLoadError(f"tool {name!r} needs a callable or a schema")
-            schema = _arguments_schema(callable, name)
+            schema, self._adapters = _describe_arguments(callable, name)
         if description is None and callable is not None:
             description = schema.get("description") or inspect.getdoc(callable)
         self.name = name
@@ -75,6 +77,8 @@ class Tool:
     async def call(self, caller: Any, **kwargs: Any) -> Any:
         """Run the tool with ``caller`` as the callable's first argument.
 
+        Arguments are first converted to the parameters' type hints (when the
+        schema came from them); one that does not fit raises ``ValueError``.
         Coroutine functions are awaited; plain functions run in a worker
         thread so they do not block the event loop. A tool from an MCP server
         is called through ``caller.mcp_host``.
@@ -83,6 +87,18 @@ class Tool:
             return await caller.mcp_host.call_tool(self.mcp_server, self.name, kwargs)
         if self.callable is None:
             raise RuntimeError(f"tool {self.name!r} has no callable and no MCP server")
+        for key, value in kwargs.items():
+            adapter = self._adapters.get(key)
+            if adapter is None:
+                continue
+            try:
+                kwargs[key] = adapter.validate_python(value)
+            except ValidationError as exc:
+                problems = "; ".join(
+                    f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}".lstrip(": ")
+                    for error in exc.errors()
+                )
+                raise ValueError(f"argument {key!r}: {problems}") from exc
         if inspect.iscoroutinefunction(self.callable):
             return await self.callable(caller, **kwargs)
         result = await asyncio.to_thread(self.callable, caller, **kwargs)
@@ -227,8 +243,11 @@ class Tool:
         return f"Tool(name={self.name!r}{where})"
 
 
-def _arguments_schema(function: Callable[..., Any], name: str) -> dict[str, Any]:
-    """The JSON Schema of ``function``'s arguments after the first (the caller).
+def _describe_arguments(
+    function: Callable[..., Any], name: str
+) -> tuple[dict[str, Any], dict[str, TypeAdapter[Any]]]:
+    """The JSON Schema of ``function``'s arguments after the first (the caller), and a
+    Pydantic adapter per argument that converts a JSON value to its type.
 
     Every such argument needs a type hint; hints are resolved in the
     function's module (the caller's hint is never evaluated, so ``Agent`` may
@@ -273,9 +292,11 @@ def _arguments_schema(function: Callable[..., Any], name: str) -> dict[str, Any]
         parameters=[p.replace(annotation=hints[p.name]) for p in arguments]
     )
     try:
-        return callable_to_schema(view)
+        schema = callable_to_schema(view)
+        adapters = {key: TypeAdapter(hint) for key, hint in hints.items()}
     except Exception as exc:
         raise ToolLoadError(f"tool {name!r}: no JSON Schema for its arguments ({exc})") from exc
+    return schema, adapters
 
 
 def _resolve_hint(parameter: inspect.Parameter, globalns: dict[str, Any], name: str) -> Any:
