@@ -136,3 +136,21 @@ def test_random_generation_never_dead_ends(engine: StructuringEngine, grammar: L
             engine.consume_token(tid)
             text += tokens[tid] or b""
             assert grammar.validate(text), text
+
+
+def test_multi_token_and_healing_on_a_grammar() -> None:
+    """Forced text after a token comes as extra tokens; a token that runs past
+    the grammar's end is healed to the prefix it consumed."""
+    tokenizer = smollm2_tokenizer()
+    keyword = LarkGrammar("kw", 'start: "function" NAME "(" ")"\nNAME: /[a-z]+/\n%ignore " "')
+    engine = StructuringEngine(tokenizer, multi_token_sampling=True)
+    engine.configure(LarkGrammarStateMachine(keyword))
+    first = tokenizer.encode("fun", add_special_tokens=False)
+    assert len(first) == 1
+    emitted = engine.consume_token(first[0])
+    assert tokenizer.decode(emitted) == "function"  # "ction" is forced by the grammar
+    engine.configure(LarkGrammarStateMachine(ARITH))
+    # The expression is complete after the first ")": the second is left over.
+    assert engine.consume_text("(1+2))", token_healing=True)
+    assert engine.has_reached_accept_state
+    assert engine.raw_output == "(1+2)"

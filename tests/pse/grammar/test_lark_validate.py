@@ -253,3 +253,32 @@ def test_strings_case_insensitive() -> None:
     g = LarkGrammar("ci", 'start: "select"i " " "x"')
     assert g.validate("SeLeCt x", strict=True)
     assert not g.validate("selecx", strict=True)
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@given(JSON_VALUES, st.sampled_from([None, 1, 2]), st.data())
+@settings(max_examples=150, deadline=None)
+def test_json_sentences_and_mutations(
+    value: object, indent: int | None, data: st.DataObject
+) -> None:
+    """A random sentence is accepted and every prefix is viable; one mutation
+    is judged as ``json`` judges it."""
+    text = json.dumps(value, indent=indent, ensure_ascii=data.draw(st.booleans()))
+    assert JSON.validate(text, strict=True)
+    for i in range(0, len(text), max(1, len(text) // 25)):
+        assert JSON.validate(text[:i])
+    pos = data.draw(st.integers(0, len(text)))
+    mutated = text[:pos] + data.draw(st.sampled_from(list('{}[],:"0e.- \\x'))) + text[pos:]
+    assert JSON.validate(mutated, strict=True) == json_reference(mutated)

@@ -32,6 +32,9 @@ NativeTerminal = tuple[str, bytes, list[bool], int, bool, str, int]
 _HOOK_TERMINALS = {"python": {"_NEWLINE", "_INDENT", "_DEDENT"}, "bash": {"HEREDOC_BODY"}}
 
 
+_COMPILED: dict[tuple[str, str, str | None], Grammar] = {}
+
+
 def _error(message: str, line: int | None = None, column: int | None = None) -> GrammarError:
     """A GrammarError carrying ``line`` and ``column`` (1-based) when known."""
     where = f" (line {line}, column {column})" if line is not None else ""
@@ -69,11 +72,19 @@ class LarkGrammar:
         self._compiled: dict[str, Grammar] = {}
 
     def compiled(self, start: str | None = None) -> Grammar:
-        """The native grammar for ``start`` (default: ``self.start``), compiled on first use."""
+        """The native grammar for ``start`` (default: ``self.start``), compiled on first use.
+
+        Native grammars are immutable: every ``LarkGrammar`` with the same text,
+        start and lexer in this process shares one.
+        """
         start = start or self.start
         native = self._compiled.get(start)
         if native is None:
-            native = self._compiled[start] = _compile(self, start)
+            key = (self.lark_grammar, start, self.lexer)
+            native = _COMPILED.get(key)
+            if native is None:
+                native = _COMPILED[key] = _compile(self, start)
+            self._compiled[start] = native
         return native
 
     def validate(self, input: str, strict: bool = False, start: str | None = None) -> bool:
