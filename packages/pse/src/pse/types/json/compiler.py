@@ -9,7 +9,7 @@ recursive schemas give finite graphs.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pse_core._core import RefStateMachine, StateMachine
 from pse_core.errors import SchemaError
@@ -33,6 +33,9 @@ from pse.types.json.schema_ir import (
 )
 from pse.types.whitespace import WhitespaceStateMachine
 
+if TYPE_CHECKING:
+    from pse_core._core import Edge
+
 WHITESPACE_MODES = ("standard", "compact", "free")
 
 
@@ -52,7 +55,7 @@ class LayoutWhitespaceStateMachine(StateMachine):
     """
 
     def __init__(self, max_indent: int = 16, newline: bool = True) -> None:
-        edges: list[tuple[StateMachine, int]] = [(PhraseStateMachine(" "), 2)]
+        edges: list[Edge] = [(PhraseStateMachine(" "), 2)]
         if newline:
             edges.append((PhraseStateMachine("\n"), 1))
         indent = CharacterStateMachine(" ", char_min=0, char_limit=max_indent, is_optional=True)
