@@ -59,6 +59,7 @@ TEST_DEPS = [
     "pytest>=8",
     "pytest-timeout",
     "hypothesis",
+    "hypothesmith",  # Python programs from CPython's grammar (tests/pse/grammar)
     "jsonschema",
     "transformers",
     "tokenizers",
