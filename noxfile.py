@@ -576,3 +576,33 @@ def bench_e2e_mlx(session: nox.Session) -> None:
     """Tokens/s of SmolLM2-135M on MLX with and without PSE (bench_e2e.py --framework mlx)."""
     _install_mlx_adapter(session)
     session.run("python", "benchmarks/bench_e2e.py", "--framework", "mlx", *session.posargs)
+
+
+# ---------------------------------------------------------------- pba (the agent)
+#: Real MCP servers from PyPI that work offline, for tests/pba/mcp. Their
+#: releases from 2026.10 on need mcp 2.x; the agent pins the 1.x SDK.
+PBA_MCP_SERVERS = ["mcp-server-time<2026.10", "mcp-server-git<2026.10"]
+
+
+@nox.session(name="tests-pba", tags=["ci"])
+def tests_pba(session: nox.Session) -> None:
+    """tests/pba: states and graph, the agent end to end on SmolLM2 (greedy, short steps),
+    the CLI in tmux (skipped without tmux), bad input, tools, MCP servers and the sandbox.
+
+    `nox -s tests-pba -- -m "not model"` skips everything that loads the model.
+    """
+    _install_torch_adapter(session)
+    constraint = ["-c", str(TORCH_CONSTRAINTS)]
+    _install_wheel(session, "proxy-base-agent", *constraint)
+    session.install(*constraint, *TEST_DEPS, *PBA_MCP_SERVERS)
+    session.run("python", "-m", "pytest", "tests/pba", *session.posargs)
+
+
+@nox.session(name="bench-agent")
+def bench_agent(session: nox.Session) -> None:
+    """The agent on scripted messages and BFCL simple_python (benchmarks/bench_agent.py)."""
+    _install_torch_adapter(session)
+    constraint = ["-c", str(TORCH_CONSTRAINTS)]
+    _install_wheel(session, "proxy-base-agent", *constraint)
+    session.install(*constraint, "jsonschema")
+    session.run("python", "benchmarks/bench_agent.py", *session.posargs)
