@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import keyword
 from typing import Any, Literal
 
 import jsonschema
@@ -44,12 +45,17 @@ TYPES: dict[str, Any] = {
     "mapping": dict[str, int],
 }
 
+# The caller, names the function body uses, and BaseModel's attributes: pse builds the
+# schema through a Pydantic model, which warns (an error under pytest) on a field that
+# shadows one of them.
+RESERVED = {"self", "cls", "json", "type_names", *dir(BaseModel)}
+
 signatures = st.lists(
     st.tuples(st.from_regex(r"[a-z][a-z0-9]{0,7}", fullmatch=True), st.sampled_from(sorted(TYPES))),
     min_size=0,
     max_size=4,
     unique_by=lambda pair: pair[0],
-).filter(lambda pairs: all(name not in ("self", "cls") for name, _ in pairs))
+).filter(lambda pairs: not any(name in RESERVED or keyword.iskeyword(name) for name, _ in pairs))
 
 
 EXPECTED = {
