@@ -31,7 +31,7 @@ def cpython_accepts(code: str) -> bool:
     return True
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(code=hypothesmith.from_grammar())
 def test_generated_programs_and_prefixes(code: str) -> None:
     """Programs hypothesmith derives from CPython's grammar (valid by construction):
