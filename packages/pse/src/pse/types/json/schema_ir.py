@@ -530,13 +530,28 @@ class SchemaContext:
         #: Draft 4 spells the base-URI keyword `id`; `$id` is unknown there.
         self.id_keyword = "id" if self.options.draft == "4" else "$id"
         root_base = ""
-        if isinstance(self.root, dict) and isinstance(self.root.get(self.id_keyword), str):
-            root_base = join_uri("", self.root[self.id_keyword]).split("#", 1)[0]
+        root_id = self.schema_id(self.root)
+        if root_id is not None and not root_id.startswith("#"):
+            root_base = join_uri("", root_id).split("#", 1)[0]
         self._index(self.root, "", "")
         self.root_node = self.node(self.root, root_base, "")
         self.false_node = self.node(False, "", "")
 
     # ---------------------------------------------------------- resources
+    def schema_id(self, schema: Any) -> str | None:
+        """The identifier (``$id``, or ``id`` in draft 4) that ``schema`` declares.
+
+        Up to draft 7 a ``$ref`` overrides all of its siblings, the identifier
+        included: such an object declares nothing and keeps the base URI in
+        force around it. From 2019-09 on, siblings of ``$ref`` apply.
+        """
+        if not isinstance(schema, dict):
+            return None
+        if "$ref" in schema and self.options.draft in ("4", "7"):
+            return None
+        sid = schema.get(self.id_keyword)
+        return sid if isinstance(sid, str) else None
+
     def _index(self, schema: Any, base: str, pointer: str) -> None:
         if isinstance(schema, list):
             for i, item in enumerate(schema):
@@ -544,7 +559,7 @@ class SchemaContext:
             return
         if not isinstance(schema, dict):
             return
-        sid = schema.get(self.id_keyword)
+        sid = self.schema_id(schema)
         if isinstance(sid, str) and not sid.startswith("#"):
             base = join_uri(base, sid).split("#", 1)[0]
             self._resources[base] = (schema, pointer)
@@ -603,10 +618,9 @@ class SchemaContext:
                 pointer=pointer,
             )
         base = parent.base
-        if isinstance(schema, dict):
-            sid = schema.get(self.id_keyword)
-            if isinstance(sid, str) and not sid.startswith("#"):
-                base = join_uri(base, sid).split("#", 1)[0]
+        sid = self.schema_id(schema)
+        if sid is not None and not sid.startswith("#"):
+            base = join_uri(base, sid).split("#", 1)[0]
         return frozenset({self.node(schema, base, pointer)})
 
     def resolve(self, ref: str, node: Node) -> Node:
@@ -651,10 +665,9 @@ class SchemaContext:
                     pointer=node.pointer,
                 )
             pointer += "/" + _escape(part)
-            if isinstance(target, dict):
-                sid = target.get(self.id_keyword)
-                if isinstance(sid, str) and not sid.startswith("#"):
-                    base = join_uri(base, sid).split("#", 1)[0]
+            sid = self.schema_id(target)
+            if sid is not None and not sid.startswith("#"):
+                base = join_uri(base, sid).split("#", 1)[0]
         return self.node(target, base, pointer)
 
     # ----------------------------------------------------------- declines
