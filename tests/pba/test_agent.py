@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from agent.agent import Agent
 from agent.interface.cli_interface import ScriptedInterface
+from agent.state.action.python import python_grammar_error
 from agent.state_machine import AgentStateMachine
 from agent.step import Step
 from agent.system.interaction import Interaction
@@ -133,3 +134,21 @@ def test_use_tool_errors_without_generation(inference: Any) -> None:
     assert late.is_error and "did not finish within 0.2 s" in late.content
     unknown = asyncio.run(agent.use_tool(ToolCall(intention="x", name="nope", arguments={})))
     assert unknown.is_error and "no tool with this name" in unknown.content
+
+
+@pytest.mark.skipif(python_grammar_error() is not None, reason=str(python_grammar_error()))
+def test_python_action_runs_in_the_sandbox(inference: Any, weather_tool: Tool) -> None:
+    agent = make_agent(inference, [weather_tool])
+    agent.python_interpreter = True
+    agent.configure(set_system_prompt=True)
+    assert "python" in agent.state_machine.states and "```python" in agent.memory[0].content
+    step = Step(
+        raw="```thinking\nCompute.\n```\n```python\nprint(6 * 7)\n```",
+        segments=[("thinking", "Compute."), ("python", "print(6 * 7)")],
+        complete=True,
+    )
+    asyncio.run(agent.take_action(step))
+    [result] = step.results
+    assert result.role is Interaction.Role.TOOL and not result.is_error
+    assert result.content.strip() == "42"
+    assert agent.memory[-1] is result

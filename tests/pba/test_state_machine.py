@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from agent.state import AgentState
+from agent.state.action.python import python_grammar_error
 from agent.state_machine import AgentStateMachine
 from agent.tools import Tool
 from pba.step_check import check_step, random_step
@@ -173,3 +174,20 @@ def test_custom_state_and_graph(tokenizer: Any, weather_tool: Tool) -> None:
     identifiers = [identifier for identifier, _ in engine.get_stateful_structured_output()]
     assert identifiers == ["thinking", "summarize", "tool_call"]
     assert "Summarization:" in str(machine.states["summarize"])
+
+
+@pytest.mark.skipif(python_grammar_error() is not None, reason=str(python_grammar_error()))
+def test_python_action_in_the_graph(tokenizer: Any, weather_tool: Tool) -> None:
+    machine = AgentStateMachine(tools=[weather_tool], use_python=True, character_max=12)
+    assert list(machine.states)[-2:] == ["tool_call", "python"]
+    think = "```thinking\nCompute it.\n```"
+    code = "```python\nprint(sum(range(10)))\n```"
+    assert accepts(tokenizer, machine, f"{think}\n{code}")
+    assert accepts(tokenizer, machine, f"{think}\n{CALL}")
+    assert not accepts(tokenizer, machine, f"{think}\n```python\nprint(sum(range(10))\n```")
+    engine = engine_for(tokenizer, machine)
+    assert engine.consume_text(f"{think}\n{code}")
+    assert list(engine.get_stateful_structured_output())[-1] == (
+        "python",
+        "print(sum(range(10)))",
+    )

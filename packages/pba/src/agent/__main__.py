@@ -67,12 +67,12 @@ async def _run(config: AgentConfig, args: argparse.Namespace, console: Console) 
     options = {"num_threads": args.threads} if args.threads else {}
     where = config.model_path or "the embedded SmolLM2-135M-Instruct"
     with console.status(f"Loading {where} with the {config.frontend} frontend ...") as status:
-        inference = LocalInference(
-            config.model_path,
-            config.frontend,
-            say=lambda message: (console.log(message), status.update(message)),
-            **options,
-        )
+
+        def say(message: str) -> None:
+            console.log(message)
+            status.update(message)
+
+        inference = LocalInference(config.model_path, config.frontend, say=say, **options)
     console.log("Model loaded.")
     interface = (
         CLIInterface(console) if args.message is None else ScriptedInterface(args.message, console)
