@@ -48,6 +48,9 @@ CASES = [
     "if x:\npass",
     "if x:\n  a\n b",
     "if x:\n  pass\n else:\n  pass",
+    "if x:\n\ta\n        b",
+    "if x:\n        a\n\tb",
+    "if x:\n\ta\n\tb",
     "if 1:\n  x\n  \n",
     "x\\",
     "\\\n",
@@ -271,6 +274,8 @@ ENGINE_BUGS = {
     "for x inside: pass": "keyword boundary: 'in' is lexed out of 'inside'",
     "x isnot y": "keyword boundary: 'is' is lexed out of 'isnot'",
     "\\\n": "python hook: backslash-newline at end of input",
+    "if x:\n\ta\n        b": "python hook: tabs and spaces mixed inconsistently (TabError)",
+    "if x:\n        a\n\tb": "python hook: tabs and spaces mixed inconsistently (TabError)",
 }
 
 
