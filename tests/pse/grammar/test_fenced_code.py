@@ -1,15 +1,19 @@
 """Fenced code blocks: the Python or Bash grammar inside the fence, free text outside,
-through EncapsulatedStateMachine and alongside FencedFreeformStateMachine; and the
-examples of docs/grammar_languages.md, executed."""
+through EncapsulatedStateMachine and alongside FencedFreeformStateMachine; token masks
+with a real tokenizer; and the examples of docs/grammar_languages.md, executed."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 from pse_core._core import StateMachine
 
+from pse import StructuringEngine
 from pse.types.base.chain import ChainStateMachine
 from pse.types.base.encapsulated import EncapsulatedStateMachine
 from pse.types.grammar import GrammarError
@@ -105,3 +109,43 @@ def test_documented_examples_run() -> None:
         if "default_grammars.bash" in block:
             bash_block()  # skips while the native "bash" lexer hook is missing
         exec(compile(block, str(DOCS), "exec"), {})
+
+
+MASK_TEXTS = {
+    "python": "def area(r: float) -> float:\n    return 3.14 * r ** 2  # circle\n\n"
+    "print(f'{area(2):.1f}')\n",
+    "bash": 'for f in *.log; do\n  [ -s "$f" ] && gzip "$f"\ndone\necho "done: $(date)"\n',
+}
+
+
+@pytest.mark.parametrize("language", sorted(MASK_TEXTS))
+def test_masks_admit_real_code_and_agree_with_validate(language: str, smollm2: Any) -> None:
+    """Token by token with SmolLM2's tokenizer: the next token of the text is always allowed,
+    and for sampled tokens the mask says what ``validate(prefix, strict=False)`` says."""
+    if language == "python":
+        machine: StateMachine = PythonStateMachine
+    else:
+        machine = bash_block().inner_state_machine
+    grammar = machine.grammar  # type: ignore[attr-defined]
+    engine = StructuringEngine(smollm2)
+    engine.configure(machine)
+    vocab = engine.native_vocabulary
+    rng = random.Random(language)
+    text = MASK_TEXTS[language]
+    done = b""
+    for tid in smollm2.encode(text, add_special_tokens=False):
+        bits = np.unpackbits(engine.token_bitmask().view(np.uint8), bitorder="little")
+        assert bits[tid], (done, vocab.token_bytes(tid))
+        for other in rng.sample(range(len(vocab)), 60):
+            piece = vocab.token_bytes(other)
+            if not piece:
+                continue
+            try:
+                candidate = (done + piece).decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            assert bool(bits[other]) == grammar.validate(candidate, strict=False), candidate
+        engine.consume_token(tid)
+        done += vocab.token_bytes(tid) or b""
+    assert grammar.validate(done.decode("utf-8"), strict=True)
+    assert engine.has_reached_accept_state
