@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agent.interface import Interface
+from agent.interface import INPUT_PROMPT, Interface
 from agent.interface.pause import PauseKey
 from agent.llm.local import LocalInference
 from agent.llm.prompts import load_prompt, render_prompt
@@ -132,7 +132,7 @@ class Agent:
         Ends when the interface has no more input; MCP connections are closed then.
         """
         try:
-            while (message := await self.interface.get_input(_INPUT_PROMPT)) is not None:
+            while (message := await self.interface.get_input(INPUT_PROMPT)) is not None:
                 if message.strip():
                     await self.respond(message)
         finally:
@@ -250,9 +250,6 @@ class Agent:
             emoji="🐍",
             metadata={"python": code, "error": not result.ok},
         )
-
-
-_INPUT_PROMPT = "Enter your message [enter to send, Ctrl+C to exit]"
 
 
 def _load_tools(tools: list[Tool] | list[str] | None) -> list[Tool]:

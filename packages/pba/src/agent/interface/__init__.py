@@ -14,7 +14,9 @@ if TYPE_CHECKING:
     from agent.state import AgentState
     from agent.system.interaction import Interaction
 
-__all__ = ["Interface"]
+__all__ = ["INPUT_PROMPT", "Interface"]
+
+INPUT_PROMPT = "Enter your message [enter to send, Ctrl+C to exit]"
 
 
 class Interface(ABC):

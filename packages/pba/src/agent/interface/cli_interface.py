@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
-from agent.interface import Interface
+from agent.interface import INPUT_PROMPT, Interface
 
 if TYPE_CHECKING:
     from agent.state import AgentState
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 __all__ = ["CLIInterface", "ScriptedInterface"]
 
-INPUT_PROMPT = "Enter your message [enter to send, Ctrl+C to exit]"
 _ROLE_STYLE = {"user": ("green", "👤"), "tool": ("yellow", "🔧"), "system": ("red", "⚙️")}
 
 
