@@ -325,7 +325,9 @@ MATRIX_TESTS = [
     "tests/pse/types/json",
     "tests/pgents/test_result.py",
     "tests/pgents/test_stream.py",
-    "tests/pgents/repair",
+    "tests/pgents/repair/test_scanner.py",
+    "tests/pgents/repair/test_schema_and_stream.py",
+    "tests/pgents/compose",
 ]
 
 

