@@ -33,7 +33,7 @@ inline constexpr std::uint32_t kSparseDivisor = 64;
 inline constexpr std::size_t kMaxEarleyItems = 200000;
 
 /// Most lexer configurations (live terminal-automaton states) a grammar may
-/// create; a multiple of 1024.
-inline constexpr std::uint32_t kMaxLexerStates = 1u << 22;
+/// create; a multiple of 1024. Each takes about 1.1 KB (its 256 transitions).
+inline constexpr std::uint32_t kMaxLexerStates = 1u << 20;
 
 }  // namespace pse::limits
