@@ -2,7 +2,8 @@
 
 Every output validates with ``jsonschema``. MLX runs on the CPU here (a few
 tokens per second), so CI uses two of the bench schemas
-(``../shared/bench/schemas.json``, skipped without it) plus short inline ones;
+(``../shared/bench/schemas.json``, skipped without it; ``-m slow`` runs all
+eight) plus short inline ones;
 ``benchmarks/bench_e2e.py --framework mlx`` measures speed.
 """
 
@@ -26,6 +27,17 @@ from pse_mlx import PSELogitsProcessor, PSESampler
 from pse import StructuringEngine
 
 pytestmark = pytest.mark.model
+
+# CI runs two bench schemas; `-m slow` adds the other six (the full validity run).
+# (schema name, max_tokens): the small ones fit in 90 tokens, large_30 needs more.
+BENCH = [
+    ("flat", 90),
+    ("enum_const", 90),
+    *(
+        pytest.param(name, 240, marks=pytest.mark.slow)
+        for name in ("nested", "array_objs", "string_fmt", "union", "recursive_tree", "large_30")
+    ),
+]
 
 BENCH_SCHEMAS = model_sweep.SHARED / "bench" / "schemas.json"
 NAME_SCHEMA = {
@@ -63,8 +75,8 @@ def _engine(tok: Any, schema: dict[str, Any], multi_token: bool = False) -> Stru
     return engine
 
 
-@pytest.mark.parametrize("name", ["flat", "enum_const"])
-def test_bench_schema_greedy_streamed(smollm: tuple[Any, Any], name: str) -> None:
+@pytest.mark.parametrize(("name", "max_tokens"), BENCH)
+def test_bench_schema_greedy_streamed(smollm: tuple[Any, Any], name: str, max_tokens: int) -> None:
     """mlx_lm.stream_generate with the processor and sampler: streamed text is the output."""
     model, tok = smollm
     schema = _bench(name)
@@ -76,8 +88,8 @@ def test_bench_schema_greedy_streamed(smollm: tuple[Any, Any], name: str) -> Non
         model,
         tok,
         _prompt(tok, schema),
-        max_tokens=90,
-        sampler=PSESampler(processor, max_tokens=90),
+        max_tokens=max_tokens,
+        sampler=PSESampler(processor, max_tokens=max_tokens),
         logits_processors=[processor],
     ):
         pieces.append(last.text)
@@ -86,14 +98,18 @@ def test_bench_schema_greedy_streamed(smollm: tuple[Any, Any], name: str) -> Non
     assert _valid(text, schema) == engine.get_structured_output()
 
 
-@pytest.mark.parametrize("name", ["flat", "enum_const"])
-def test_bench_schema_sampled_through_mixin(smollm: tuple[Any, Any], name: str) -> None:
+@pytest.mark.parametrize(("name", "max_tokens"), BENCH)
+def test_bench_schema_sampled_through_mixin(
+    smollm: tuple[Any, Any], name: str, max_tokens: int
+) -> None:
     model, tok = smollm
     schema = _bench(name)
     model.engine = _engine(tok, schema, multi_token=True)
     mx.random.seed(7)
-    ids = model.generate(_prompt(tok, schema), max_tokens=90, sampler=make_sampler(temp=0.8))
-    assert ids[-1] in model.engine.native_vocabulary.eos_token_ids and len(ids) <= 90
+    ids = model.generate(
+        _prompt(tok, schema), max_tokens=max_tokens, sampler=make_sampler(temp=0.8)
+    )
+    assert ids[-1] in model.engine.native_vocabulary.eos_token_ids and len(ids) <= max_tokens
     assert _valid(tok.decode(ids[:-1]), schema) == model.engine.get_structured_output()
 
 

@@ -181,3 +181,24 @@ def test_registered_array_type_round_trips(smollm2: Any) -> None:
     masked = engine.process_logits(None, Boxed(np.zeros((1, engine.vocab_size), np.float32)))
     step = choose_token(engine, masked, lambda scores: np.argmax(scores.values[0]))
     assert step[0] == engine.token_ids_history[1:]
+
+
+@pytest.mark.parametrize("budget", [8, 9, 13, 21, 40])  # 8: the minimum
+def test_multi_token_continuations_respect_the_budget(smollm2: Any, budget: int) -> None:
+    """A forced continuation tokenized greedily can need more tokens than the fewest
+    that spell it: it is kept only when the completion still fits."""
+    schema = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "tags": {"type": "array"}},
+        "required": ["name", "tags"],
+    }
+    for seed in range(3):
+        engine = StructuringEngine(smollm2, multi_token_sampling=True)
+        engine.configure(schema)
+        rng = np.random.default_rng(seed)
+        emitted: list[int] = []
+        while not engine.has_reached_accept_state:
+            scores = engine.process_logits(None, rng.normal(size=engine.vocab_size))
+            emitted += choose_token(engine, scores, np.argmax, budget - len(emitted))[0]
+        assert len(emitted) <= budget
+        json.loads(smollm2.decode(emitted))

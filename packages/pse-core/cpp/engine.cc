@@ -13,6 +13,17 @@ namespace pse {
 
 namespace {
 std::optional<std::string> best_completion(const std::vector<PathPtr>& paths);
+
+/// Fewest tokens that complete the structure from `paths` (nullopt: unknown).
+std::optional<std::size_t> completion_size(const Vocabulary& vocab,
+                                           const std::vector<PathPtr>& paths) {
+  auto bytes = best_completion(paths);
+  if (!bytes) return std::nullopt;
+  if (bytes->empty()) return 0;
+  std::size_t n = fewest_tokens(vocab.trie(), *bytes).size();
+  if (n == 0) return std::nullopt;
+  return n;
+}
 }  // namespace
 
 PathPtr start_path(const SMPtr& machine, std::int32_t state, bool raw) {
@@ -142,18 +153,26 @@ std::vector<std::int32_t> Engine::advance_within(std::int32_t id, std::int64_t b
   }
   if (next.empty()) return {};
   if (budget >= 0) {
-    auto bytes = best_completion(next);  // unknown completions count as not fitting
-    if (!bytes) return {};
-    std::size_t after = 0;
-    if (!bytes->empty()) {
-      after = fewest_tokens(vocab->trie(), *bytes).size();
-      if (after == 0) return {};
-    }
-    if (static_cast<std::int64_t>(after) + 1 > budget) return {};
+    auto after = completion_size(*vocab, next);
+    if (!after || static_cast<std::int64_t>(*after) + 1 > budget) return {};
   }
   paths_ = std::move(next);
   std::vector<std::int32_t> emitted{id};
+  if (budget < 0 || !multi_token_sampling) {
+    extend_forced(id, emitted);
+    return emitted;
+  }
+  // The forced continuation is tokenized greedily, which can take more tokens
+  // than the fewest that spell the completion: keep it only if it still fits.
+  std::vector<PathPtr> single = paths_;
   extend_forced(id, emitted);
+  if (emitted.size() > 1) {
+    auto rest = completion_size(*vocab, paths_);
+    if (!rest || static_cast<std::int64_t>(emitted.size() + *rest) > budget) {
+      paths_ = std::move(single);
+      emitted.resize(1);
+    }
+  }
   return emitted;
 }
 
@@ -255,12 +274,7 @@ std::optional<std::size_t> Engine::completion_length_after(std::int32_t id) cons
     next.insert(next.end(), r.full.begin(), r.full.end());
   }
   if (next.empty()) return std::nullopt;
-  auto bytes = best_completion(next);
-  if (!bytes) return std::nullopt;
-  if (bytes->empty()) return 0;
-  auto ids = fewest_tokens(vocab->trie(), *bytes);
-  if (ids.empty()) return std::nullopt;
-  return ids.size();
+  return completion_size(*vocab, next);
 }
 
 std::vector<std::int32_t> Engine::token_history() const {
