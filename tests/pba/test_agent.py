@@ -152,3 +152,19 @@ def test_python_action_runs_in_the_sandbox(inference: Any, weather_tool: Tool) -
     assert result.role is Interaction.Role.TOOL and not result.is_error
     assert result.content.strip() == "42"
     assert agent.memory[-1] is result
+
+
+def test_a_local_model_directory(inference: Any, weather_tool: Tool) -> None:
+    """A Hugging Face directory loads through the path branch (here: the converted SmolLM2,
+    which the ``inference`` fixture has made sure exists)."""
+    from agent.llm.local import LocalInference
+    from agent.state.action.tool_call import ToolCallState
+    from pse_torch.model import cache_dir
+
+    local = LocalInference(cache_dir(), num_threads=1)
+    assert local.frontend.model_path == str(cache_dir())
+    local.engine.configure(ToolCallState([weather_tool]).state_machine)
+    prompt = [{"role": "user", "content": "Weather in Rome?"}]
+    list(local.run_inference(prompt, max_tokens=40, temp=0.0))
+    [(identifier, call)] = list(local.engine.get_stateful_structured_output())
+    assert identifier == "tool_call" and call["name"] == "get_weather"
