@@ -224,9 +224,12 @@ def main(argv: list[str] | None = None) -> int:
                     model, tokenizer, language, task, mode == "greedy", seed, args.max_new_tokens
                 )
                 outcomes.append(outcome)
-                verdict = {True: "ok", False: "REJECTED", None: "unfinished"}
+                verdict = {True: "ok", False: "REJECTED"}.get(
+                    outcome.reference_accepts,
+                    "unfinished" if outcome.prefix_viable else "DEAD-PREFIX",
+                )
                 print(
-                    f"{language} {mode} {seed:2d} {verdict[outcome.reference_accepts]:10s} "
+                    f"{language} {mode} {seed:2d} {verdict:11s} "
                     f"{outcome.new_tokens:4d} tok {outcome.seconds:5.1f}s {task}",
                     flush=True,
                 )
