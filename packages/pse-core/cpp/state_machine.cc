@@ -4,6 +4,7 @@
 #include <atomic>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "grammar/grammar.h"
 #include "pse_core/errors.h"
@@ -110,14 +111,55 @@ void StateMachine::set_graph(
   invalidate();
 }
 
+const StateMachine* StateMachine::ref_next() const {
+  if (ref_target) return ref_target.get();
+  if (ref_sealed && ref_owner.expired())
+    throw GrammarError("RefStateMachine reached after its grammar's root was freed");
+  return ref_sealed;
+}
+
 const StateMachine* StateMachine::resolve() const {
   const StateMachine* n = this;
   for (int hops = 0; n->kind == Kind::kRef; ++hops) {
-    if (!n->ref_target) throw GrammarError("RefStateMachine used before set_target()");
+    const StateMachine* next = n->ref_next();
+    if (!next) throw GrammarError("RefStateMachine used before set_target()");
     if (hops > 1000) throw GrammarError("RefStateMachine cycle with no machine in it");
-    n = n->ref_target.get();
+    n = next;
   }
   return n;
+}
+
+std::size_t StateMachine::seal() {
+  // Sealed before: add to the same owner (earlier back-edges watch it).
+  std::shared_ptr<RefOwner> owner = owned_refs ? owned_refs : std::make_shared<RefOwner>();
+  std::unordered_set<const StateMachine*> seen{this}, owned;
+  for (const SMPtr& target : owner->targets) owned.insert(target.get());
+  std::vector<StateMachine*> todo{this};
+  std::size_t sealed = 0;
+  auto walk = [&](const SMPtr& node) {
+    if (node && seen.insert(node.get()).second) todo.push_back(node.get());
+  };
+  while (!todo.empty()) {
+    StateMachine* node = todo.back();
+    todo.pop_back();
+    for (const GraphState& state : node->states)
+      for (const Edge& edge : state.edges) walk(edge.machine);
+    walk(node->child);
+    walk(node->separator);
+    if (node->owned_refs)
+      for (const SMPtr& target : node->owned_refs->targets) walk(target);
+    if (node->kind != Kind::kRef || !node->ref_target) continue;
+    SMPtr target = std::move(node->ref_target);
+    node->ref_target.reset();
+    walk(target);
+    node->ref_sealed = target.get();
+    node->ref_owner = owner;
+    if (target.get() != this && owned.insert(target.get()).second)
+      owner->targets.push_back(std::move(target));
+    ++sealed;
+  }
+  if (sealed > 0) owned_refs = std::move(owner);
+  return sealed;
 }
 
 bool StateMachine::nullable() const {

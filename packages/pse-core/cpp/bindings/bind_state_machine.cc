@@ -282,6 +282,10 @@ void bind_state_machine(nb::module_& m) {
           nb::arg("steppers"), nb::arg("token"), nb::arg("vocab").none() = nb::none(),
           nb::arg("token_healing") = true)
       .def_static("advance_all_basic", &advance_basic, nb::arg("steppers"), nb::arg("token"))
+      .def("seal", &StateMachine::seal,
+           "Own the targets of the recursive references below and make those references "
+           "back-edges, so the finished grammar has no reference cycle and is freed with "
+           "this root. Returns the number of references sealed.")
       .def("__repr__", [](StateMachine& s) { return s.describe(); });
 
   nb::class_<PhraseNode, StateMachine>(m, "PhraseStateMachine", "Matches an exact string.")
@@ -457,10 +461,20 @@ void bind_state_machine(nb::module_& m) {
           [](RefNode& self, SMPtr target) {
             if (!target) throw GrammarError("RefStateMachine target must be a StateMachine");
             self.ref_target = std::move(target);
+            self.ref_sealed = nullptr;
             self.invalidate();
           },
           nb::arg("target"))
-      .def_prop_ro("target", [](RefNode& s) { return s.ref_target; });
+      .def_prop_ro(
+          "target",
+          [](RefNode& s) -> nb::object {
+            if (s.ref_target) return nb::cast(s.ref_target);
+            const StateMachine* next = s.ref_next();  // sealed: owned by the root
+            if (!next) return nb::none();
+            if (auto owned = next->weak_from_this().lock())
+              return nb::cast(std::const_pointer_cast<StateMachine>(owned));
+            return nb::cast(const_cast<StateMachine*>(next), nb::rv_policy::reference);
+          });
 }
 
 }  // namespace pse::py

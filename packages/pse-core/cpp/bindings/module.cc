@@ -2,9 +2,6 @@
 
 NB_MODULE(_core, m) {
   m.doc() = "Native core of the Proxy Structuring Engine";
-  // Recursive grammars are reference cycles kept for the process lifetime
-  // (see state_machine.h); nanobind would report them as leaks at exit.
-  nb::set_leak_warnings(false);
   pse::py::bind_errors(m);
   pse::py::bind_state_machine(m);
   pse::py::bind_stepper(m);

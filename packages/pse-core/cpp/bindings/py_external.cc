@@ -73,7 +73,7 @@ void visit(StateMachine* node, std::unordered_set<StateMachine*>& seen) {
     for (auto& e : st.edges) visit(e.machine.get(), seen);
   visit(node->child.get(), seen);
   visit(node->separator.get(), seen);
-  visit(node->ref_target.get(), seen);
+  visit(const_cast<StateMachine*>(node->ref_next()), seen);
 }
 
 }  // namespace

@@ -67,8 +67,14 @@ struct GraphState {
   bool is_end = false;
 };
 
+/// \brief The targets of the recursive references of a sealed grammar, owned
+/// by its root (see StateMachine::seal).
+struct RefOwner {
+  std::vector<SMPtr> targets;
+};
+
 /// \brief A grammar node. Composite kinds reference children by shared_ptr;
-/// recursion goes through kRef nodes, which hold a weak reference.
+/// recursion goes through kRef nodes (see `ref_target` and seal()).
 class StateMachine : public std::enable_shared_from_this<StateMachine> {
  public:
   explicit StateMachine(Kind kind);
@@ -115,9 +121,24 @@ class StateMachine : public std::enable_shared_from_this<StateMachine> {
   void set_dfa(const std::vector<std::int32_t>& table, std::vector<std::uint8_t> accept,
                std::int32_t start_state);
 
-  // kRef: a strong reference. A recursive grammar is a reference cycle and is
-  // never freed; grammars are few and long-lived, so this is accepted.
+  // kRef: a strong reference until the grammar is sealed. A recursive grammar
+  // is then a reference cycle; seal() breaks it: the root takes the targets
+  // into `owned_refs` and each reference keeps only a back-edge (`ref_sealed`)
+  // plus a weak handle (`ref_owner`) that says whether the root is still alive.
   SMPtr ref_target;
+  const StateMachine* ref_sealed = nullptr;
+  std::weak_ptr<const RefOwner> ref_owner;
+  /// The reference's target, strong or sealed (nullptr: not set).
+  const StateMachine* ref_next() const;
+
+  /// Set by seal() on a grammar's root: the targets of its recursive references.
+  std::shared_ptr<RefOwner> owned_refs;
+  /// Break the reference cycles of the grammar rooted here so that it is freed
+  /// with its root: every kRef below (not already sealed) becomes a back-edge
+  /// and its target is owned by this node. The grammar must not change after;
+  /// its nodes are valid while this root lives (a sealed reference reached
+  /// after that raises GrammarError). Returns the number of references sealed.
+  std::size_t seal();
 
   /// Set by the bindings when a Python subclass overrides stepping behaviour.
   std::shared_ptr<ExternalNode> external;

@@ -46,6 +46,12 @@ class StateMachine:
     ) -> list[StepperDelta]: ...
     @staticmethod
     def advance_all_basic(steppers: list[Stepper], token: str) -> list[Stepper]: ...
+    def seal(self) -> int:
+        """Own the targets of the recursive references below; they become back-edges.
+
+        The finished grammar then has no reference cycle and is freed with this
+        root; it must not change afterwards. Returns the number of references sealed.
+        """
 
 class PhraseStateMachine(StateMachine):
     def __init__(

@@ -125,7 +125,24 @@ class Compiler:
 
     # ------------------------------------------------------------ compile
     def compile_root(self) -> StateMachine:
-        return self.compile_sub(frozenset({self.ctx.root_node}))
+        """The finished grammar, sealed: its recursive references are back-edges and
+        the root owns their targets, so the grammar is freed when it is dropped."""
+        try:
+            machine = self.compile_sub(frozenset({self.ctx.root_node}))
+            seal_grammar(machine)
+        finally:
+            self.release()
+        return machine
+
+    def release(self) -> None:
+        """Free what the grammar does not use: machines built and then dropped (or
+        all of them, when compilation failed) may hold recursive references
+        (cycles); sealing them under a throwaway root makes those back-edges,
+        so dropping the memo frees them."""
+        if self._memo:
+            edges: list[tuple[StateMachine, int | str]] = [(m, "$") for m in self._memo.values()]
+            seal_grammar(StateMachine({0: edges}, start_state=0, end_states=["$"]))
+        self._memo.clear()
 
     def compile_sub(self, sub: Sub) -> StateMachine:
         found = self._memo.get(sub)
@@ -197,6 +214,14 @@ class Compiler:
             keyword=exc.keyword or keyword,
             pointer=exc.pointer or pointer,
         )
+
+
+def seal_grammar(machine: StateMachine) -> None:
+    """``machine.seal()``; a development pse-core built before ``seal`` existed
+    (pse and pse-core are released together) keeps the reference cycles."""
+    seal = getattr(machine, "seal", None)
+    if seal is not None:
+        seal()
 
 
 def compiler_for(schema: Any, context: Any = None, **options: Any) -> Compiler:

@@ -27,7 +27,7 @@ from pse_core._core import StateMachine, Stepper
 from pse_core.errors import SchemaError
 
 from pse.types.base.phrase import PhraseStateMachine
-from pse.types.json.compiler import Compiler, NeverStateMachine, compiler_for
+from pse.types.json.compiler import Compiler, NeverStateMachine, compiler_for, seal_grammar
 from pse.types.json.json_key_value import (
     KeyValueSchemaStateMachine,
     any_string_dfa,
@@ -416,6 +416,7 @@ class ObjectSchemaStateMachine(StateMachine):
         _graph: StateGraph | None = None,
         **options: Any,
     ) -> None:
+        standalone = _graph is None
         if _graph is None:
             full: dict[str, Any] = {"type": "object", **(schema or {})}
             if properties is not None:
@@ -442,6 +443,8 @@ class ObjectSchemaStateMachine(StateMachine):
             is_optional=is_optional,
             identifier=identifier,
         )
+        if standalone:  # a finished grammar of its own (see Compiler.compile_root)
+            seal_grammar(self)
         self.schema = schema
 
     @classmethod

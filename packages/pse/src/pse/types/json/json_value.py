@@ -11,6 +11,7 @@ from pse.types._values import children, is_machine
 from pse.types.array import ArrayStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.boolean import BooleanStateMachine
+from pse.types.json.compiler import seal_grammar
 from pse.types.number import NumberStateMachine
 from pse.types.object import ObjectStateMachine
 from pse.types.string import StringStateMachine
@@ -44,6 +45,7 @@ class JsonStateMachine(StateMachine):
             identifier=identifier,
         )
         self_ref.set_target(self)
+        seal_grammar(self)  # the self-reference becomes a back-edge: no cycle
         self.null_state_machine = null
 
     def stepper_value(self, stepper: Stepper) -> Any:
