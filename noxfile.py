@@ -644,3 +644,37 @@ def tests_jax(session: nox.Session) -> None:
     _install_transformers4_adapter(session, "pse-jax", JAX_PINS)
     args = session.posargs or ["-m", "not slow"]
     session.run("python", "-m", "pytest", "tests/jax", *args)
+
+
+# ------------------------------------------------------------ docs (the MkDocs site)
+#: Static analysis (griffe) reads docstrings and the pse_core stubs, so building
+#: the site installs no package of this repository and no framework.
+DOCS_DEPS = ["mkdocs>=1.6,<2", "mkdocs-material>=9.5", "mkdocstrings-python>=1.10"]
+
+
+@nox.session(tags=["ci"])
+def docs(session: nox.Session) -> None:
+    """Build the site (mkdocs.yml) into build/site with --strict: warnings and broken
+    links or anchors fail the build."""
+    session.install(*DOCS_DEPS)
+    session.run("mkdocs", "build", "--strict", *session.posargs, env={"NO_MKDOCS_2_WARNING": "1"})
+
+
+@nox.session(name="docs-serve")
+def docs_serve(session: nox.Session) -> None:
+    """Preview the site with live reload (http://127.0.0.1:8000)."""
+    session.install(*DOCS_DEPS)
+    session.run("mkdocs", "serve", *session.posargs, env={"NO_MKDOCS_2_WARNING": "1"})
+
+
+@nox.session(name="docs-examples", tags=["ci"])
+def docs_examples(session: nox.Session) -> None:
+    """tests/docs: every Python block of docs/ runs, printed output checked; the PyTorch
+    blocks on the real model (`model`). Blocks for MLX, TensorFlow and JAX report as
+    skipped here (their frameworks are not installed; tests-mlx/tf/jax cover the adapters)."""
+    _install_torch_adapter(session)
+    constraint = ["-c", str(TORCH_CONSTRAINTS)]
+    _install_wheel(session, "proxy-base-agent", *constraint)
+    _install_wheel(session, "pgents", *constraint)
+    session.install(*constraint, *TEST_DEPS)
+    session.run("python", "-m", "pytest", "tests/docs", "-rs", *session.posargs)
