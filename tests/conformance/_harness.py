@@ -16,6 +16,9 @@ from pse.types.json.json_schema_state_machine import schema_to_state_machine
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 SUITE = SHARED / "data" / "json-schema-test-suite" / "public.jsonl"
+REMOTES = SUITE.parent / "remotes"
+#: Where the suite's tests say its ``remotes/`` documents live.
+REMOTES_URI = "http://localhost:1234/"
 MASKBENCH = SHARED / "data" / "maskbench" / "public.jsonl"
 EXPECTED = Path(__file__).resolve().parent / "expected"
 
@@ -46,10 +49,20 @@ def accepts(machine: StateMachine, text: str) -> bool:
     return any(not s.remaining_input and s.has_reached_accept_state() for s in steppers)
 
 
-def compile_schema(schema: Any, draft: str | None = None) -> tuple[StateMachine | None, str | None]:
+def remote_documents() -> dict[str, Any]:
+    """The suite's ``remotes/`` documents by URI: the ``registry=`` of its refRemote cases."""
+    return {
+        REMOTES_URI + path.relative_to(REMOTES).as_posix(): json.loads(path.read_text())
+        for path in sorted(REMOTES.rglob("*.json"))
+    }
+
+
+def compile_schema(
+    schema: Any, draft: str | None = None, registry: dict[str, Any] | None = None
+) -> tuple[StateMachine | None, str | None]:
     """``(machine, None)``, or ``(None, "declined:<keyword>")`` on SchemaError."""
     try:
-        return schema_to_state_machine(schema, draft=draft, **OPTIONS), None
+        return schema_to_state_machine(schema, draft=draft, registry=registry, **OPTIONS), None
     except SchemaError as exc:
         return None, f"declined:{exc.keyword or exc.code}"
     except RecursionError:
@@ -99,8 +112,10 @@ def run_suite(path: Path = SUITE) -> dict[str, SuiteRow]:
     for c in cases:
         groups[(c["draft"], c["file"], c["group"])].append(c)
     rows: dict[str, SuiteRow] = defaultdict(SuiteRow)
+    registry = remote_documents()
     for (draft, file, group), members in groups.items():
-        machine, why = compile_schema(members[0]["schema"], "7" if draft == "draft7" else "2020-12")
+        version = "7" if draft == "draft7" else "2020-12"
+        machine, why = compile_schema(members[0]["schema"], version, registry)
         for c in members:
             row = rows[str(suite_category(c))]
             cid = f"{draft}/{file}/{group}/{c['description']}"

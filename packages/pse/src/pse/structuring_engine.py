@@ -72,7 +72,9 @@ class StructuringEngine(Engine):
 
         ``structure`` is a ``StateMachine`` or a schema source (Pydantic model,
         JSON Schema dict, callable, or a list/tuple of these); keyword
-        arguments go to the schema compiler.
+        arguments go to the schema compiler, e.g. ``registry=`` (a mapping
+        from URI to schema, or a ``referencing.Registry``: the other documents
+        ``$ref`` may reach; nothing is fetched).
         """
         self._pse_stock_loop = None  # a new output starts
         if isinstance(structure, StateMachine) and not kwargs:

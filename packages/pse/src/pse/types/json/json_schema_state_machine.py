@@ -20,7 +20,10 @@ JSON whitespace, ``max_whitespace`` characters per gap, default 20; giving
 ``lenient`` (default ``False``: refused keywords raise ``SchemaError``; ``True``
 ignores them and lists them in ``ignored_keywords``), ``max_object_states``
 (default 2048: property-set states of an object in any-order mode), ``draft``
-(``"7"`` or ``"2020-12"``; default: from ``$schema``, else 2020-12).
+(``"7"`` or ``"2020-12"``; default: from ``$schema``, else 2020-12),
+``registry`` (other documents ``$ref`` may reach: a mapping from URI to schema
+or a ``referencing.Registry``; nothing is fetched, and a reference to a
+document that is not there is a ``SchemaError`` naming its URI).
 """
 
 from __future__ import annotations
@@ -128,6 +131,7 @@ def schema_to_state_machine(structure: Any, **options: Any) -> StateMachine:
         "lenient",
         "max_object_states",
         "draft",
+        "registry",
     }
     if unknown:
         raise TypeError(f"unknown schema option(s): {', '.join(sorted(unknown))}")

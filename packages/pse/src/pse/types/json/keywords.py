@@ -66,7 +66,12 @@ KEYWORDS: tuple[Keyword, ...] = (
     Keyword("if", P, "`(if and then) or (not if and else)` when `if` can be negated"),
     Keyword("then", P, "with `if`"),
     Keyword("else", P, "with `if`"),
-    Keyword("$ref", E, "local refs: JSON pointers, `$id`, `$anchor`; recursion allowed"),
+    Keyword(
+        "$ref",
+        E,
+        "JSON pointers, `$id`, `$anchor`, other documents from `registry=` (never fetched); "
+        "recursion allowed",
+    ),
     Keyword("$defs", E, "ref targets"),
     Keyword("definitions", E, "ref targets (draft 7)"),
     Keyword("$id", E, "base URI for refs"),

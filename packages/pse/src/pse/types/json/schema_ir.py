@@ -490,6 +490,9 @@ class CompileOptions:
     lenient: bool = False
     max_object_states: int = 2048
     draft: str | None = None
+    #: Other documents that ``$ref`` may reach: a mapping from URI to schema or
+    #: a ``referencing.Registry``. Nothing is ever fetched.
+    registry: Mapping[str, Any] | None = None
 
 
 @dataclass
@@ -514,15 +517,9 @@ class SchemaContext:
         self._sub_ir: dict[Sub, list[Alt]] = {}
         self._resources: dict[str, tuple[Any, str]] = {}
         self._anchors: dict[str, tuple[Any, str, str]] = {}
-        schema_uri = self.root.get("$schema", "") if isinstance(self.root, dict) else ""
-        uri = schema_uri if isinstance(schema_uri, str) else ""
+        uri = _schema_uri(self.root)
         if self.options.draft is None:
-            if "draft-04" in uri or "draft-03" in uri:
-                self.options.draft = "4"
-            elif "draft-07" in uri or "draft-06" in uri:
-                self.options.draft = "7"
-            else:
-                self.options.draft = "2020-12"
+            self.options.draft = _draft_of(uri)
         #: The draft whose keyword set applies: "6" for a draft-06 schema
         #: (compiled as draft 7, but without if/then/else).
         draft6 = self.options.draft == "7" and "draft-06" in uri
@@ -534,6 +531,18 @@ class SchemaContext:
         if root_id is not None and not root_id.startswith("#"):
             root_base = join_uri("", root_id).split("#", 1)[0]
         self._index(self.root, "", "")
+        #: Registry documents that declare another draft (``$schema``): declined.
+        self._other_drafts: dict[str, str] = {}
+        compiling = self.dialect
+        if compiling == "2020-12" and "2019-09" in uri:
+            compiling = "2019-09"  # compiled as 2020-12, like its same-draft documents
+        for doc_uri, document in registry_documents(self.options.registry).items():
+            declared = _schema_uri(document)
+            if declared and _dialect_of(declared) != compiling:
+                self._other_drafts[doc_uri] = declared
+                continue
+            self._resources.setdefault(doc_uri, (document, f"{doc_uri}#"))
+            self._index(document, doc_uri, f"{doc_uri}#")
         self.root_node = self.node(self.root, root_base, "")
         self.false_node = self.node(False, "", "")
 
@@ -629,12 +638,21 @@ class SchemaContext:
         if uri in self._anchors:
             schema, base, pointer = self._anchors[uri]
             return self.node(schema, base, pointer)
+        if doc_uri in self._other_drafts:
+            raise SchemaError(
+                f"$ref {ref!r}: document {doc_uri!r} declares another draft "
+                f"({self._other_drafts[doc_uri]}); cross-draft references are not supported",
+                code="unsupported-keyword",
+                keyword="$ref",
+                pointer=node.pointer,
+            )
         if doc_uri not in self._resources:
             if not doc_uri and "" in self._resources:
                 pass
             else:
                 raise SchemaError(
-                    f"$ref {ref!r} points outside this document (remote refs are not fetched)",
+                    f"$ref {ref!r}: no document {doc_uri!r} in this schema or its "
+                    "registry (nothing is fetched; pass it with registry=)",
                     code="unresolved-ref",
                     keyword="$ref",
                     pointer=node.pointer,
@@ -737,6 +755,60 @@ class SchemaContext:
 
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _schema_uri(schema: Any) -> str:
+    """The ``$schema`` a schema declares ("" when none)."""
+    declared = schema.get("$schema", "") if isinstance(schema, dict) else ""
+    return declared if isinstance(declared, str) else ""
+
+
+def _draft_of(schema_uri: str) -> str:
+    """The draft a ``$schema`` URI selects: "4", "7" (drafts 6 and 7) or "2020-12"."""
+    if "draft-04" in schema_uri or "draft-03" in schema_uri:
+        return "4"
+    if "draft-07" in schema_uri or "draft-06" in schema_uri:
+        return "7"
+    return "2020-12"
+
+
+def _dialect_of(schema_uri: str) -> str:
+    """What a ``$schema`` URI names, finer than ``_draft_of``: "6" and "2019-09" apart."""
+    if "draft-06" in schema_uri:
+        return "6"
+    if "2019-09" in schema_uri:
+        return "2019-09"
+    return _draft_of(schema_uri)
+
+
+def registry_documents(registry: Any) -> dict[str, Any]:
+    """The documents of a ``registry=`` option by URI (without an empty fragment).
+
+    Accepts a mapping from URI to schema or a ``referencing.Registry`` (a
+    mapping from URI to ``Resource``, whose ``contents`` is the schema); only
+    what it already holds is used, nothing is retrieved.
+    """
+    if registry is None:
+        return {}
+    if not isinstance(registry, Mapping):
+        raise SchemaError(
+            "registry must map URIs to schemas (a dict or a referencing.Registry), "
+            f"got {type(registry).__name__}",
+            code="invalid-schema",
+        )
+    documents: dict[str, Any] = {}
+    for uri in registry:
+        if not isinstance(uri, str) or not _SCHEME.match(uri):
+            raise SchemaError(f"registry key {uri!r} is not an absolute URI", code="invalid-schema")
+        value = registry[uri]
+        document = value if isinstance(value, dict | bool) else getattr(value, "contents", value)
+        if not isinstance(document, dict | bool):
+            raise SchemaError(
+                f"registry entry {uri!r} is not a schema (an object or a boolean)",
+                code="invalid-schema",
+            )
+        documents[uri.split("#", 1)[0]] = document
+    return documents
 
 
 def join_uri(base: str, ref: str) -> str:
