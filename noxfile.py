@@ -646,6 +646,20 @@ def tests_jax(session: nox.Session) -> None:
     session.run("python", "-m", "pytest", "tests/jax", *args)
 
 
+@nox.session(name="bench-e2e-tf")
+def bench_e2e_tf(session: nox.Session) -> None:
+    """Tokens/s of SmolLM2-135M in TensorFlow with and without PSE (bench_e2e.py --framework tf)."""
+    _install_transformers4_adapter(session, "pse-tf", TF_PINS)
+    session.run("python", "benchmarks/bench_e2e.py", "--framework", "tf", *session.posargs)
+
+
+@nox.session(name="bench-e2e-jax")
+def bench_e2e_jax(session: nox.Session) -> None:
+    """Tokens/s of SmolLM2-135M in JAX/Flax with and without PSE (bench_e2e.py --framework jax)."""
+    _install_transformers4_adapter(session, "pse-jax", JAX_PINS)
+    session.run("python", "benchmarks/bench_e2e.py", "--framework", "jax", *session.posargs)
+
+
 # ------------------------------------------------------------ docs (the MkDocs site)
 #: Static analysis (griffe) reads docstrings and the pse_core stubs, so building
 #: the site installs no package of this repository and no framework.

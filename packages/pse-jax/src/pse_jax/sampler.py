@@ -17,7 +17,9 @@ keeps the model step compiled and the loop in Python:
   with ``jnp.argmax`` or ``jax.random.categorical`` through the engine
   (budget, resampling, multi-token continuations);
 * forced continuations are fed one token per step, so the step keeps one shape;
-* a row whose structure is complete gets EOS without another choice.
+* a row whose structure is complete gets EOS without another choice;
+* a ``streamer`` (transformers' ``BaseStreamer`` protocol: ``put`` the
+  prompt, then each step's new ids, then ``end``) sees the tokens as they come.
 
 The cost of the host loop is one device-to-host transfer of the chosen ids per
 step plus the engine's work (microseconds); ``benchmarks/bench_e2e.py
@@ -133,6 +135,7 @@ def pse_generate(
     prng_key: jax.Array | None = None,
     params: Any = None,
     logits_processor: Any = None,
+    streamer: Any = None,
     explicit_max_length: bool = False,
     **model_kwargs: Any,
 ) -> FlaxGreedySearchOutput | FlaxSampleOutput:
@@ -183,6 +186,8 @@ def pse_generate(
     kwargs = model.prepare_inputs_for_generation(
         jnp.asarray(padded_ids), cache_length, attention_mask=jnp.asarray(padded_mask)
     )
+    if streamer is not None:
+        streamer.put(sequences[:, :prompt_length])
     logits, kwargs = forward(params, jnp.asarray(padded_ids), kwargs)
     length = prompt_length
     while True:
@@ -208,9 +213,13 @@ def pse_generate(
                 batch.done[r] = True
         sequences[:, length] = tokens
         length += 1
+        if streamer is not None:
+            streamer.put(tokens)
         if all(batch.done) or length >= max_length:
             break
         logits, kwargs = forward(params, jnp.asarray(tokens)[:, None], kwargs)
 
+    if streamer is not None:
+        streamer.end()
     output = FlaxSampleOutput if config.do_sample else FlaxGreedySearchOutput
     return output(sequences=jnp.asarray(sequences))

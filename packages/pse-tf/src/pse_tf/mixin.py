@@ -76,6 +76,7 @@ class PSETFMixin:
             )
         config = generation_config if generation_config is not None else self.generation_config
         config = copy.deepcopy(config)
+        streamer = kwargs.pop("streamer", None)
         model_kwargs = config.update(**kwargs)
         attention_mask = model_kwargs.pop("attention_mask", None)
         if inputs is None:
@@ -90,4 +91,5 @@ class PSETFMixin:
             seed=seed,
             logits_processor=logits_processor,
             attention_mask=attention_mask,
+            streamer=streamer,
         )

@@ -17,7 +17,9 @@ an XLA-compiled step is fast, and XLA cannot call the host-side engine. So
   ``tf.argmax`` or ``tf.random.stateless_categorical`` through the engine
   (budget, resampling, multi-token continuations);
 * forced continuations are fed one token per step, so the step keeps one shape;
-* a row whose structure is complete gets EOS without another choice.
+* a row whose structure is complete gets EOS without another choice;
+* a ``streamer`` (transformers' ``BaseStreamer`` protocol: ``put`` the
+  prompt, then each step's new ids, then ``end``) sees the tokens as they come.
 """
 
 from __future__ import annotations
@@ -117,6 +119,7 @@ def pse_generate(
     sampler: Sampler | None = None,
     seed: Any = None,
     logits_processor: Any = None,
+    streamer: Any = None,
     attention_mask: Any = None,
 ) -> tf.Tensor:
     """Greedy or sampled decoding constrained by ``engine`` (see the module docs).
@@ -159,6 +162,8 @@ def pse_generate(
 
     sequences = np.full((batch_size, max_length), pad_id, dtype=np.int32)
     sequences[:, :prompt_length] = input_ids.numpy()
+    if streamer is not None:
+        streamer.put(sequences[:, :prompt_length])
     logits, kwargs = _prefill(model, input_ids, attention_mask, cache_length)
     step = _step(model, batch_size, cache_length)
     length = prompt_length
@@ -186,7 +191,11 @@ def pse_generate(
                 batch.done[r] = True
         sequences[:, length] = tokens[:, 0]
         length += 1
+        if streamer is not None:
+            streamer.put(tokens[:, 0])
         if all(batch.done) or length >= max_length:
             break
         logits, kwargs = step(tf.constant(tokens), kwargs, tf.constant(length, tf.int32))
+    if streamer is not None:
+        streamer.end()
     return tf.constant(sequences[:, :length])
