@@ -156,7 +156,9 @@ def _wheel(session: nox.Session, dist: str) -> Path:
         args = ["python", "-m", "build", "--outdir", str(staging)]
         if native:  # its own build folder, not packages/pse-core/build/ (the dev loop's)
             args.append(f"-Cbuild-dir={tmp / 'pse-core-build'}")
-        session.run(*args, str(folder))
+        # Ninja would start cores + 2 compilers; the CI machines have 2 cores.
+        jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", "2")
+        session.run(*args, str(folder), env={"CMAKE_BUILD_PARALLEL_LEVEL": jobs})
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.rmtree(out, ignore_errors=True)
         shutil.copytree(staging, out)
