@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import re
-import urllib.parse
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -26,6 +25,12 @@ from typing import Any, Union
 from pse_core.errors import SchemaError
 
 from pse.types.json.keywords import BY_NAME, DECLINED, Handling
+from pse.types.json.references import (
+    References,
+    draft_of,
+    escape_pointer,
+    schema_uri_of,
+)
 
 MAX_ALTERNATIVES = 256
 
@@ -447,29 +452,6 @@ def ecma_search(pattern: str, text: str) -> bool:
 
 # ------------------------------------------------------------------ context
 
-_SCHEMA_MAPS = frozenset(
-    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
-)
-_SCHEMA_PLACES = frozenset(
-    {
-        "items",
-        "prefixItems",
-        "additionalItems",
-        "additionalProperties",
-        "contains",
-        "propertyNames",
-        "not",
-        "if",
-        "then",
-        "else",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-    }
-)
-
 
 @dataclass
 class CompileOptions:
@@ -515,77 +497,19 @@ class SchemaContext:
         # instead of building new complements forever.
         self._complements: dict[Sub, Node] = {}
         self._sub_ir: dict[Sub, list[Alt]] = {}
-        self._resources: dict[str, tuple[Any, str]] = {}
-        self._anchors: dict[str, tuple[Any, str, str]] = {}
-        uri = _schema_uri(self.root)
+        uri = schema_uri_of(self.root)
         if self.options.draft is None:
-            self.options.draft = _draft_of(uri)
+            self.options.draft = draft_of(uri)
         #: The draft whose keyword set applies: "6" for a draft-06 schema
         #: (compiled as draft 7, but without if/then/else).
         draft6 = self.options.draft == "7" and "draft-06" in uri
         self.dialect = "6" if draft6 else self.options.draft
-        #: Draft 4 spells the base-URI keyword `id`; `$id` is unknown there.
-        self.id_keyword = "id" if self.options.draft == "4" else "$id"
-        root_base = ""
-        root_id = self.schema_id(self.root)
-        if root_id is not None and not root_id.startswith("#"):
-            root_base = join_uri("", root_id).split("#", 1)[0]
-        self._index(self.root, "", "")
-        #: Registry documents that declare another draft (``$schema``): declined.
-        self._other_drafts: dict[str, str] = {}
-        compiling = self.dialect
-        if compiling == "2020-12" and "2019-09" in uri:
-            compiling = "2019-09"  # compiled as 2020-12, like its same-draft documents
-        for doc_uri, document in registry_documents(self.options.registry).items():
-            declared = _schema_uri(document)
-            if declared and _dialect_of(declared) != compiling:
-                self._other_drafts[doc_uri] = declared
-                continue
-            self._resources.setdefault(doc_uri, (document, f"{doc_uri}#"))
-            self._index(document, doc_uri, f"{doc_uri}#")
-        self.root_node = self.node(self.root, root_base, "")
+        declared = "2019-09" if self.dialect == "2020-12" and "2019-09" in uri else self.dialect
+        self.refs = References(self.root, self.options.draft, declared, self.options.registry)
+        self.root_node = self.node(self.root, self.refs.root_base, "")
         self.false_node = self.node(False, "", "")
 
-    # ---------------------------------------------------------- resources
-    def schema_id(self, schema: Any) -> str | None:
-        """The identifier (``$id``, or ``id`` in draft 4) that ``schema`` declares.
-
-        Up to draft 7 a ``$ref`` overrides all of its siblings, the identifier
-        included: such an object declares nothing and keeps the base URI in
-        force around it. From 2019-09 on, siblings of ``$ref`` apply.
-        """
-        if not isinstance(schema, dict):
-            return None
-        if "$ref" in schema and self.options.draft in ("4", "7"):
-            return None
-        sid = schema.get(self.id_keyword)
-        return sid if isinstance(sid, str) else None
-
-    def _index(self, schema: Any, base: str, pointer: str) -> None:
-        if isinstance(schema, list):
-            for i, item in enumerate(schema):
-                self._index(item, base, f"{pointer}/{i}")
-            return
-        if not isinstance(schema, dict):
-            return
-        sid = self.schema_id(schema)
-        if isinstance(sid, str) and not sid.startswith("#"):
-            base = join_uri(base, sid).split("#", 1)[0]
-            self._resources[base] = (schema, pointer)
-        elif isinstance(sid, str) and sid.startswith("#") and len(sid) > 1:
-            self._anchors[join_uri(base, sid)] = (schema, base, pointer)
-        anchor = schema.get("$anchor")
-        if isinstance(anchor, str):
-            self._anchors[f"{base}#{anchor}"] = (schema, base, pointer)
-        if pointer == "":
-            self._resources.setdefault(base, (schema, pointer))
-        for key, value in schema.items():
-            if key in _SCHEMA_MAPS and isinstance(value, dict):
-                for name, sub in value.items():
-                    self._index(sub, base, f"{pointer}/{_escape(key)}/{_escape(name)}")
-            elif key in _SCHEMA_PLACES:
-                self._index(value, base, f"{pointer}/{_escape(key)}")
-
+    # -------------------------------------------------------------- nodes
     def node(self, schema: Any, base: str, pointer: str) -> Node:
         key = (id(schema), base)
         found = self._nodes.get(key)
@@ -616,7 +540,7 @@ class SchemaContext:
         return frozenset({self.synthetic("value", {"const": value}, pointer)})
 
     def child(self, parent: Node, schema: Any, *path: str | int) -> Sub:
-        pointer = parent.pointer + "".join(f"/{_escape(str(p))}" for p in path)
+        pointer = parent.pointer + "".join(f"/{escape_pointer(str(p))}" for p in path)
         if schema is True or schema == {}:
             return TRUE
         if not isinstance(schema, dict | bool):
@@ -626,67 +550,11 @@ class SchemaContext:
                 keyword=str(path[0]) if path else None,
                 pointer=pointer,
             )
-        base = parent.base
-        sid = self.schema_id(schema)
-        if sid is not None and not sid.startswith("#"):
-            base = join_uri(base, sid).split("#", 1)[0]
-        return frozenset({self.node(schema, base, pointer)})
+        return frozenset({self.node(schema, self.refs.base_of(schema, parent.base), pointer)})
 
     def resolve(self, ref: str, node: Node) -> Node:
-        uri = join_uri(node.base, ref)
-        doc_uri, _, fragment = uri.partition("#")
-        if uri in self._anchors:
-            schema, base, pointer = self._anchors[uri]
-            return self.node(schema, base, pointer)
-        if doc_uri in self._other_drafts:
-            raise SchemaError(
-                f"$ref {ref!r}: document {doc_uri!r} declares another draft "
-                f"({self._other_drafts[doc_uri]}); cross-draft references are not supported",
-                code="unsupported-keyword",
-                keyword="$ref",
-                pointer=node.pointer,
-            )
-        if doc_uri not in self._resources:
-            if not doc_uri and "" in self._resources:
-                pass
-            else:
-                raise SchemaError(
-                    f"$ref {ref!r}: no document {doc_uri!r} in this schema or its "
-                    "registry (nothing is fetched; pass it with registry=)",
-                    code="unresolved-ref",
-                    keyword="$ref",
-                    pointer=node.pointer,
-                )
-        schema, base_pointer = self._resources[doc_uri]
-        fragment = urllib.parse.unquote(fragment)
-        if fragment and not fragment.startswith("/"):
-            raise SchemaError(
-                f"$ref {ref!r}: unknown anchor",
-                code="unresolved-ref",
-                keyword="$ref",
-                pointer=node.pointer,
-            )
-        target = schema
-        base = doc_uri
-        pointer = base_pointer
-        for part in fragment.split("/")[1:] if fragment else []:
-            part = part.replace("~1", "/").replace("~0", "~")
-            if isinstance(target, dict) and part in target:
-                target = target[part]
-            elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
-                target = target[int(part)]
-            else:
-                raise SchemaError(
-                    f"$ref {ref!r} does not resolve",
-                    code="unresolved-ref",
-                    keyword="$ref",
-                    pointer=node.pointer,
-                )
-            pointer += "/" + _escape(part)
-            sid = self.schema_id(target)
-            if sid is not None and not sid.startswith("#"):
-                base = join_uri(base, sid).split("#", 1)[0]
-        return self.node(target, base, pointer)
+        """The node a ``$ref`` of ``node`` names."""
+        return self.node(*self.refs.resolve(ref, node.base, node.pointer))
 
     # ----------------------------------------------------------- declines
     def note_ignored_format(self, fmt: str, pointer: str) -> None:
@@ -754,83 +622,6 @@ class SchemaContext:
         return apply_keywords(self, node, schema)
 
 
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-
-
-def _schema_uri(schema: Any) -> str:
-    """The ``$schema`` a schema declares ("" when none)."""
-    declared = schema.get("$schema", "") if isinstance(schema, dict) else ""
-    return declared if isinstance(declared, str) else ""
-
-
-def _draft_of(schema_uri: str) -> str:
-    """The draft a ``$schema`` URI selects: "4", "7" (drafts 6 and 7) or "2020-12"."""
-    if "draft-04" in schema_uri or "draft-03" in schema_uri:
-        return "4"
-    if "draft-07" in schema_uri or "draft-06" in schema_uri:
-        return "7"
-    return "2020-12"
-
-
-def _dialect_of(schema_uri: str) -> str:
-    """What a ``$schema`` URI names, finer than ``_draft_of``: "6" and "2019-09" apart."""
-    if "draft-06" in schema_uri:
-        return "6"
-    if "2019-09" in schema_uri:
-        return "2019-09"
-    return _draft_of(schema_uri)
-
-
-def registry_documents(registry: Any) -> dict[str, Any]:
-    """The documents of a ``registry=`` option by URI (without an empty fragment).
-
-    Accepts a mapping from URI to schema or a ``referencing.Registry`` (a
-    mapping from URI to ``Resource``, whose ``contents`` is the schema); only
-    what it already holds is used, nothing is retrieved.
-    """
-    if registry is None:
-        return {}
-    if not isinstance(registry, Mapping):
-        raise SchemaError(
-            "registry must map URIs to schemas (a dict or a referencing.Registry), "
-            f"got {type(registry).__name__}",
-            code="invalid-schema",
-        )
-    documents: dict[str, Any] = {}
-    for uri in registry:
-        if not isinstance(uri, str) or not _SCHEME.match(uri):
-            raise SchemaError(f"registry key {uri!r} is not an absolute URI", code="invalid-schema")
-        value = registry[uri]
-        document = value if isinstance(value, dict | bool) else getattr(value, "contents", value)
-        if not isinstance(document, dict | bool):
-            raise SchemaError(
-                f"registry entry {uri!r} is not a schema (an object or a boolean)",
-                code="invalid-schema",
-            )
-        documents[uri.split("#", 1)[0]] = document
-    return documents
-
-
-def join_uri(base: str, ref: str) -> str:
-    """RFC 3986 reference resolution that also works for ``urn:`` and ``file:`` bases."""
-    if not base or _SCHEME.match(ref):
-        return ref
-    if ref.startswith("#"):
-        return base.split("#", 1)[0] + ref
-    m = _SCHEME.match(base)
-    scheme = m.group(0)[:-1] if m else ""
-    if not scheme or scheme in urllib.parse.uses_relative:
-        return urllib.parse.urljoin(base, ref)
-    if "/" not in base[len(scheme) + 1 :]:
-        return ref  # e.g. a URN: nothing to resolve against
-    joined = urllib.parse.urljoin("http" + base[len(scheme) :], ref)
-    return scheme + joined[len("http") :] if joined.startswith("http:") else joined
-
-
-def _escape(part: str) -> str:
-    return part.replace("~", "~0").replace("/", "~1")
-
-
 # ------------------------------------------------------------------ values
 
 
@@ -873,7 +664,8 @@ def value_alts(ctx: SchemaContext, value: Any, pointer: str) -> list[Alt]:
         return [
             ObjAlt(
                 props=tuple(
-                    (k, ctx.const_sub(v, f"{pointer}/{_escape(k)}")) for k, v in value.items()
+                    (k, ctx.const_sub(v, f"{pointer}/{escape_pointer(k)}"))
+                    for k, v in value.items()
                 ),
                 rules=(ObjRule(additional=frozenset({ctx.false_node})),),
                 required=frozenset(value),
