@@ -174,7 +174,9 @@ def test_nothing_allowed_raises(smollm: tuple[Any, Any]) -> None:
         _generate(model, tok, "Describe a person as JSON.", False, max_new_tokens=8)
 
 
-@pytest.mark.parametrize("engine", ["none", "unconfigured"])
+# Each case compiles Flax's own generate loop (about a minute on 2 cores): the
+# unconfigured engine, which takes the same fallback path, runs with `-m slow`.
+@pytest.mark.parametrize("engine", ["none", pytest.param("unconfigured", marks=pytest.mark.slow)])
 def test_without_a_structure_flax_generate_runs(smollm: tuple[Any, Any], engine: str) -> None:
     """No engine, or an engine with nothing configured: Flax's own loop, unchanged; it
     agrees with the PSE loop driven by an argmax sampler and no structure."""
