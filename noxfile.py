@@ -428,7 +428,7 @@ def typecheck(session: nox.Session) -> None:
     third_party: set[str] = set()
     for package in ("pse", "pba", "pgents"):
         deps = load_toml(ROOT / "packages" / package / "pyproject.toml")["project"]["dependencies"]
-        third_party |= {dep for dep in deps if re.split(r"[<>=!~\[ ;]", dep, 1)[0] not in local}
+        third_party |= {dep for dep in deps if _requirement_name(dep) not in local}
     session.install("mypy", *sorted(third_party))
     session.run("mypy", *session.posargs)
 
@@ -439,7 +439,7 @@ EXTRAS = {"torch": "pse-torch", "mlx": "pse-mlx", "tensorflow": "pse-tf", "jax":
 
 @nox.session(name="check-pins", python=False)
 def check_pins(session: nox.Session) -> None:
-    """Exact pins: pse on pse-core, pse's extras on their adapters, pgents/pse-torch on pse."""
+    """Exact pins between this repository's distributions (they are released together)."""
     project = load_toml(PSE / "pyproject.toml")["project"]
     version = project["version"]
     folders = _distributions()
@@ -463,11 +463,21 @@ def check_pins(session: nox.Session) -> None:
         if adapter in folders:
             adapter_version = load_toml(folders[adapter] / "pyproject.toml")["project"]["version"]
         expect(f"packages/pse [{extra}]", extras[extra], adapter, adapter_version)
-    for dependent in ("pgents", "pse-torch"):
-        requirements = load_toml(folders[dependent] / "pyproject.toml")["project"]["dependencies"]
-        expect(
-            f"packages/{folders[dependent].name}", requirements, "proxy-structuring-engine", version
-        )
+    # Every other package: each requirement on a distribution of this repository,
+    # in its dependencies or its extras, pins that distribution's version exactly.
+    versions = {
+        dist: load_toml(folder / "pyproject.toml")["project"]["version"]
+        for dist, folder in folders.items()
+    }
+    for folder in folders.values():
+        if folder in (CORE, PSE):
+            continue
+        meta = load_toml(folder / "pyproject.toml")["project"]
+        groups = {"": meta.get("dependencies", []), **meta.get("optional-dependencies", {})}
+        for extra, requirements in groups.items():
+            for local in sorted({_requirement_name(r) for r in requirements} & set(versions)):
+                where = f"packages/{folder.name}" + (f" [{extra}]" if extra else "")
+                expect(where, requirements, local, versions[local])
 
 
 @nox.session(name="tests-pgents", tags=["ci"])
