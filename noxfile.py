@@ -409,15 +409,19 @@ def demo_tokens(session: nox.Session) -> None:
     session.run("python", "-m", "pse.demo", *session.posargs)
 
 
-@nox.session
+#: Linters pinned, so that a new release's rules cannot fail CI on unchanged code.
+LINTERS = {"ruff": "ruff==0.17.6", "mypy": "mypy==2.4.1"}
+
+
+@nox.session(tags=["ci"])
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check."""
-    session.install("ruff")
+    session.install(LINTERS["ruff"])
     session.run("ruff", "check", *LINT_PATHS)
     session.run("ruff", "format", "--check", *LINT_PATHS)
 
 
-@nox.session
+@nox.session(tags=["ci"])
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on every package in [tool.mypy] files (pse_core from its committed stubs).
 
@@ -429,7 +433,7 @@ def typecheck(session: nox.Session) -> None:
     for package in ("pse", "pba", "pgents"):
         deps = load_toml(ROOT / "packages" / package / "pyproject.toml")["project"]["dependencies"]
         third_party |= {dep for dep in deps if _requirement_name(dep) not in local}
-    session.install("mypy", *sorted(third_party))
+    session.install(LINTERS["mypy"], *sorted(third_party))
     session.run("mypy", *session.posargs)
 
 
@@ -437,7 +441,7 @@ def typecheck(session: nox.Session) -> None:
 EXTRAS = {"torch": "pse-torch", "mlx": "pse-mlx", "tensorflow": "pse-tf", "jax": "pse-jax"}
 
 
-@nox.session(name="check-pins", python=False)
+@nox.session(name="check-pins", python=False, tags=["ci"])
 def check_pins(session: nox.Session) -> None:
     """Exact pins between this repository's distributions (they are released together)."""
     project = load_toml(PSE / "pyproject.toml")["project"]
