@@ -42,6 +42,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from bench_results import save_table
+
 PROMPT = (
     "Describe a cat as a detailed JSON object: name, age, colour, favourite toys, owner and vet."
 )
@@ -260,6 +262,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         payload = {"framework": args.framework, "structure": structure_label, "results": results}
         args.json.write_text(json.dumps(payload, indent=2))
+    pse, multi = results["pse"], results["pse multi-token"]
+    row = {
+        "framework": label,
+        "tokens": args.tokens,
+        "unconstrained": round(results["unconstrained"]["decode_tok_s_median"], 2),
+        "PSE": round(pse["decode_tok_s_median"], 2),
+        "ratio": round(pse["ratio"], 3),
+        "PSE multi-token": round(multi["decode_tok_s_median"], 2),
+        "multi-token ratio": round(multi["ratio"], 3),
+    }
+    save_table(
+        f"e2e-{args.framework}",
+        [row],
+        notes=f"Decode tok/s, greedy, median of {args.repeats} interleaved rounds; "
+        f"{structure_label}.",
+    )
     return 0
 
 
