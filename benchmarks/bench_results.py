@@ -42,9 +42,7 @@ def _git(*args: str) -> str:
 
 def provenance() -> dict[str, Any]:
     """The command, commit, date and machine of the running benchmark."""
-    command = " ".join(
-        shlex.quote(part) for part in [Path(sys.executable).name, *_relative_argv()]
-    )
+    command = " ".join(shlex.quote(part) for part in [Path(sys.executable).name, *_relative_argv()])
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no", "--", "packages"))
     load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
     return {
@@ -141,7 +139,9 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
         "|" + "---|" * len(columns),
     ]
     for record in records:
-        lines.extend("| " + " | ".join(_cell(row[c]) for c in columns) + " |" for row in record["rows"])
+        lines.extend(
+            "| " + " | ".join(_cell(row[c]) for c in columns) + " |" for row in record["rows"]
+        )
     lines.append("")
     for record in records:
         commit = record["commit"] + (" with uncommitted changes" if record.get("dirty") else "")
