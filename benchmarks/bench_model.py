@@ -58,6 +58,7 @@ if str(ROOT / "tests") not in sys.path:  # the sweep's case list is shared with 
     sys.path.insert(0, str(ROOT / "tests"))
 
 from _support import model_sweep  # noqa: E402
+from bench_results import save_table  # noqa: E402
 
 BFCL_NEW_TOKENS = 128
 CALL_PROMPT = (
@@ -273,6 +274,37 @@ def _bfcl_table(outcomes: list[Outcome], variants: list[str]) -> list[dict[str, 
     return rows
 
 
+def _save_tables(results: dict[str, Any]) -> None:
+    """The sweep and BFCL tables as result files for the docs (``bench_results``)."""
+    if "sweep" in results:
+        rows = [
+            {
+                "variant": row["variant"],
+                "cases": row["cases"],
+                "parse": _pct(row["parses"], row["cases"]),
+                "validate": _pct(row["validates"], row["cases"]),
+                "errors": row["errors"],
+                "mean new tokens": round(row["mean_new_tokens"], 1),
+            }
+            for row in results["sweep"]["table"]
+        ]
+        save_table("model-sweep", rows, notes="SmolLM2-135M-Instruct bf16, pse-torch.")
+    if "bfcl" in results:
+        rows = [
+            {
+                "variant": row["variant"],
+                "tasks": row["tasks"],
+                "valid call": _pct(row["validates"], row["tasks"]),
+                "name": _pct(row["name"], row["tasks"]),
+                "arguments (BFCL-lenient)": _pct(row["args"], row["tasks"]),
+                "arguments (exact)": _pct(row["args_exact"], row["tasks"]),
+                "mean new tokens": round(row["mean_new_tokens"], 1),
+            }
+            for row in results["bfcl"]["table"]
+        ]
+        save_table("bfcl-torch", rows, notes="BFCL simple_python, greedy, pse-torch.")
+
+
 # ------------------------------------------------------------------------ main
 
 
@@ -434,6 +466,7 @@ def main(argv: list[str] | None = None) -> int:
         limit = args.limit if args.bfcl_limit is None else args.bfcl_limit
         results["bfcl"] = run_bfcl(model, tokenizer, limit, log)
     print(f"\ntotal {time.perf_counter() - started:.0f}s")
+    _save_tables(results)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1, default=str))
     return 0
