@@ -20,6 +20,7 @@ from typing import Any
 
 import jsonschema
 import torch
+from bench_results import save_table
 from pse_torch.demo import PSE_Llama
 from pse_torch.model import convert
 
@@ -85,6 +86,7 @@ def main() -> None:
     schemas = json.loads((SHARED / "bench" / "schemas.json").read_text())
     print(f"{'case':<14}{'budget off':>18}{'budget on':>18}")
     totals = {False: 0, True: 0}
+    rows: list[dict[str, Any]] = []
     for case in schemas:
         prompt = "Produce a JSON object for this schema:\n" + json.dumps(case["schema"])
         row = []
@@ -98,10 +100,21 @@ def main() -> None:
             totals[aware] += ok
             row.append("valid" if ok else "INVALID")
         print(f"{case['name']:<14}{row[0]:>18}{row[1]:>18}")
+        rows.append({"case": case["name"], "budget off": row[0], "budget on": row[1]})
     print(f"{'valid':<14}{totals[False]:>16}/8{totals[True]:>16}/8")
+    rows.append(
+        {
+            "case": "**valid**",
+            "budget off": f"**{totals[False]}/{len(schemas)}**",
+            "budget on": f"**{totals[True]}/{len(schemas)}**",
+        }
+    )
+    setup = f"SmolLM2-135M-Instruct (pse-torch), greedy, {args.max_new_tokens} new tokens."
+    save_table("budget-schemas", rows, notes=setup)
     tasks = bfcl_tasks(args.bfcl)
     if tasks:
         print(f"\nBFCL simple ({len(tasks)} tasks, {args.max_new_tokens} new tokens), greedy")
+        bfcl_rows = []
         for aware in (False, True):
             ok_struct = ok_call = 0
             for task in tasks:
@@ -126,6 +139,18 @@ def main() -> None:
                 ok_call += matches(json.loads(text), task["ground_truth"][0])
             label = "budget on " if aware else "budget off"
             print(f"  {label}: valid {ok_struct}/{len(tasks)}, right call {ok_call}/{len(tasks)}")
+            bfcl_rows.append(
+                {
+                    "budget": "on" if aware else "off",
+                    "valid structure": f"{ok_struct}/{len(tasks)}",
+                    "right call": f"{ok_call}/{len(tasks)}",
+                }
+            )
+        save_table(
+            "budget-bfcl",
+            bfcl_rows,
+            notes=f"BFCL simple_python, first {len(tasks)} tasks; {setup}",
+        )
 
     engine = StructuringEngine(tok)
     engine.configure(schemas[0]["schema"])

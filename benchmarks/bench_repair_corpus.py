@@ -20,6 +20,7 @@ Usage: ``python benchmarks/bench_repair_corpus.py [--per-kind 300] [--seed N] [-
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import math
 import statistics
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bench_repair_damage import DAMAGES, SEED, Case, corpus, documents, render, same, tokenize
+from bench_results import save_table
 from pgents.repair import repair_json
 
 Repair = Callable[[str], "tuple[bool, Any]"]
@@ -78,7 +80,8 @@ def valid_json(found: bool, value: Any) -> bool:
 
 def accuracy(
     cases: list[Case], fns: dict[str, Repair], show: str | None, disagree: str | None
-) -> None:
+) -> list[dict[str, Any]]:
+    """Print exact-recovery and valid-JSON % per damage kind; return the table rows."""
     names = list(fns)
     kinds = list(DAMAGES)
     exact = {(k, n): 0 for k in kinds for n in names}
@@ -105,12 +108,20 @@ def accuracy(
         only[case.kind, "jr"] += right["json_repair"] and not right["pgents"]
     head = "".join(f" {n[:12]:>12} exact  valid" for n in names)
     print(f"{'damage':22} {'n':>4}{head}  pg-only jr-only")
-    rows = [*kinds, "ALL"]
-    for kind in rows:
+    table: list[dict[str, Any]] = []
+    for kind in [*kinds, "ALL"]:
         ks = kinds if kind == "ALL" else [kind]
         n = sum(total[k] for k in ks)
         if not n:
             continue
+        label = f"**all {n:,}**" if kind == "ALL" else kind
+        table.append({"damage": label, "cases": n})
+        for m in names:
+            cell = (
+                f"{100 * sum(exact[k, m] for k in ks) / n:.1f} / "
+                f"{100 * sum(valid[k, m] for k in ks) / n:.0f}"
+            )
+            table[-1][m.replace("_", "-")] = f"**{cell}**" if kind == "ALL" else cell
         cells = "".join(
             f" {100 * sum(exact[k, m] for k in ks) / n:18.1f}"
             f" {100 * sum(valid[k, m] for k in ks) / n:6.1f}"
@@ -119,6 +130,7 @@ def accuracy(
         pg = sum(only[k, "pg"] for k in ks)
         jr = sum(only[k, "jr"] for k in ks)
         print(f"{kind:22} {n:4}{cells}  {pg:7} {jr:7}")
+    return table
 
 
 def long_document(size: int) -> str:
@@ -152,16 +164,27 @@ def throughput(fn: Repair, texts: list[str], reps: int) -> float:
     return mb / statistics.median(runs)
 
 
-def speed(cases: list[Case], fns: dict[str, Repair], reps: int) -> None:
+def speed(cases: list[Case], fns: dict[str, Repair], reps: int) -> list[dict[str, Any]]:
+    """Print MB/s of input per contender and input set; return the table rows."""
     sets = {"corpus": [c.text for c in cases]}
     for size in (10_000, 100_000, 1_000_000):
         sets[f"long {size // 1000} KB"] = [long_document(size)]
     print(f"\n{'inputs':14} {'KB':>8}" + "".join(f" {n[:16]:>16} MB/s" for n in fns))
+    table: list[dict[str, Any]] = []
     for name, texts in sets.items():
         kb = sum(len(t.encode("utf-8")) for t in texts) / 1e3
         r = max(1, min(reps, math.ceil(2e6 / (kb * 1e3))))
-        cells = "".join(f" {throughput(fn, texts, r):21.2f}" for fn in fns.values())
-        print(f"{name:14} {kb:8.0f}{cells}")
+        rates = {n.replace("_", "-"): round(throughput(fn, texts, r), 2) for n, fn in fns.items()}
+        print(f"{name:14} {kb:8.0f}" + "".join(f" {rate:21.2f}" for rate in rates.values()))
+        table.append({"inputs": f"{name} ({len(texts):,} texts, {kb:,.0f} KB)", **rates})
+    return table
+
+
+def _version(module: str) -> str:
+    try:
+        return importlib.metadata.version(module.replace("_", "-"))
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
 
 
 def main() -> None:
@@ -181,9 +204,14 @@ def main() -> None:
     except FileNotFoundError as exc:
         raise SystemExit(str(exc)) from exc
     fns = contenders()
-    accuracy(cases, fns, args.show, args.disagree)
+    versions = ", ".join(f"{name} {_version(name)}" for name in fns if name != "pgents")
+    setup = f"{args.per_kind} cases per kind, seed {args.seed}; {versions}."
+    table = accuracy(cases, fns, args.show, args.disagree)
+    if not (args.show or args.disagree):
+        save_table("repair-damage", table, notes=f"Exact recovery % / valid JSON %; {setup}")
     if not args.no_speed:
-        speed(cases, fns, args.reps)
+        rates = speed(cases, fns, args.reps)
+        save_table("repair-speed", rates, notes=f"MB/s of input, median of runs; {setup}")
 
 
 if __name__ == "__main__":
