@@ -9,7 +9,7 @@ from _support.json_schema import accepts, compiled
 from pse_core.errors import SchemaError
 
 from pse.types.base.phrase import PhraseStateMachine
-from pse.types.json.json_schema_state_machine import schema_to_state_machine
+from pse.types.json.schema_machine import schema_to_state_machine
 
 SCHEMA = {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}
 
@@ -47,9 +47,9 @@ def test_recursion_via_defs():
 
 def test_declined_keyword_names_keyword_and_pointer():
     with pytest.raises(SchemaError) as info:
-        compiled({"properties": {"a": {"unevaluatedProperties": False}}})
-    assert info.value.keyword == "unevaluatedProperties"
-    assert info.value.pointer == "/properties/a/unevaluatedProperties"
+        compiled({"properties": {"a": {"$recursiveRef": "#"}}})
+    assert info.value.keyword == "$recursiveRef"
+    assert info.value.pointer == "/properties/a/$recursiveRef"
     with pytest.raises(SchemaError) as info:
         compiled({"$ref": "http://example.com/other.json"})
     assert info.value.code == "unresolved-ref"

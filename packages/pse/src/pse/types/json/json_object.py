@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 from pse_core.errors import SchemaError
@@ -35,8 +34,9 @@ from pse.types.json.json_key_value import (
     lower_key,
     name_machine,
 )
-from pse.types.json.schema_ir import ObjAlt, StrAlt, Sub, obj_value
+from pse.types.json.schema_ir import ObjAlt, ObjRule, StrAlt, Sub, obj_value
 from pse.types.json.string_set import string_set_machine
+from pse.types.object import ObjectStepper
 
 if TYPE_CHECKING:
     from pse_core._core import StateGraph
@@ -119,27 +119,19 @@ class _Pieces:
         for rule in alt.rules:
             if not rule.patterns:
                 base = base | rule.additional
-        if len(pattern_rules) > 1:
-            comp.ctx.decline(
-                "patternProperties from several schemas in one object",
-                "patternProperties",
-                pointer,
-            )
-            pattern_rules = pattern_rules[:1]
         regions: list[tuple[CpDfa | None, Sub]] = []  # None: every string
         if not pattern_rules:
             regions.append((None, base))
         else:
-            rule = pattern_rules[0]
-            if len(rule.patterns) > MAX_PATTERN_REGIONS:
+            distinct = list(dict.fromkeys(p for r in pattern_rules for p, _ in r.patterns))
+            if len(distinct) > MAX_PATTERN_REGIONS:
                 comp.ctx.decline(
                     f"more than {MAX_PATTERN_REGIONS} patternProperties",
                     "patternProperties",
                     pointer,
                 )
-            regions += self._pattern_regions(
-                rule.patterns[:MAX_PATTERN_REGIONS], rule.additional, base, pointer
-            )
+                distinct = distinct[:MAX_PATTERN_REGIONS]
+            regions += self._pattern_regions(distinct, pattern_rules, base, pointer)
         names_dfa: CpDfa | None = None
         if alt.names:
             names_dfa = _string_dfa_of(comp, alt.names, pointer + "/propertyNames")
@@ -174,35 +166,41 @@ class _Pieces:
 
     def _pattern_regions(
         self,
-        patterns: Iterable[tuple[str, Sub]],
-        additional: Sub,
+        patterns: list[str],
+        rules: list[ObjRule],
         base: Sub,
         pointer: str,
     ) -> list[tuple[CpDfa | None, Sub]]:
+        """The key regions cut by ``patterns`` (each subset matched, the others not)
+        and the value schema of each: the matched patterns' schemas of every rule,
+        or a rule's ``additional`` where none of its patterns matched."""
         from pse.automata import pattern_dfa  # noqa: PLC0415
         from pse.automata.dfa import complement, product  # noqa: PLC0415
 
-        pats = list(patterns)
         dfas: list[CpDfa] = []
-        for p, _ in pats:
+        for p in patterns:
             try:
                 dfas.append(pattern_dfa(p, False, "patternProperties"))
             except SchemaError as exc:
                 raise self.comp.reraise(exc, "patternProperties", pointer) from exc
         out: list[tuple[CpDfa | None, Sub]] = []
-        for mask in range(1 << len(pats)):
+        for mask in range(1 << len(patterns)):
             dfa: CpDfa | None = None
-            sub = base
             for i, d in enumerate(dfas):
                 part = d if mask >> i & 1 else complement(d)
                 dfa = part if dfa is None else product(dfa, part, keyword="patternProperties")
-                if mask >> i & 1:
-                    sub = sub | pats[i][1]
-            if mask == 0:
-                sub = sub | additional
             assert dfa is not None
-            if not dfa.is_empty():
-                out.append((dfa, sub))
+            if dfa.is_empty():
+                continue
+            matched = {p for i, p in enumerate(patterns) if mask >> i & 1}
+            sub = base
+            for rule in rules:
+                hits = [psub for p, psub in rule.patterns if p in matched]
+                for psub in hits:
+                    sub = sub | psub
+                if not hits:
+                    sub = sub | rule.additional
+            out.append((dfa, sub))
         return out
 
 
@@ -393,6 +391,12 @@ def build_object_graph(comp: Compiler, alt: ObjAlt, pointer: str = "") -> StateG
     return _GraphBuilder(comp, pieces, comp.options.ordered_properties, pointer).build()
 
 
+class ObjectSchemaStepper(ObjectStepper):
+    """A position in an ``ObjectSchemaStateMachine``; the value is the ``dict`` read so far."""
+
+    __slots__ = ()
+
+
 class ObjectSchemaStateMachine(StateMachine):
     """A JSON object valid against a schema's object keywords.
 
@@ -401,6 +405,8 @@ class ObjectSchemaStateMachine(StateMachine):
     schema's keywords, ``ordered_properties`` picks the property order mode.
     The value is the ``dict`` (parsed from the text read so far once complete).
     """
+
+    stepper_class: ClassVar[type[Stepper]] = ObjectSchemaStepper
 
     def __init__(
         self,

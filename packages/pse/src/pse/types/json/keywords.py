@@ -131,8 +131,18 @@ KEYWORDS: tuple[Keyword, ...] = (
     Keyword("dependentRequired", E, "named properties"),
     Keyword("dependencies", E, "both forms: property lists and schemas"),
     Keyword("dependentSchemas", E, "(no key) or (key and the schema)"),
-    Keyword("unevaluatedProperties", D, "needs annotation tracking across applicators"),
-    Keyword("unevaluatedItems", D, "needs annotation tracking across applicators"),
+    Keyword(
+        "unevaluatedProperties",
+        E,
+        "annotations of properties, patternProperties, additionalProperties through allOf, "
+        "anyOf (at most 8 branches), oneOf, if/then/else, dependentSchemas and $ref",
+    ),
+    Keyword(
+        "unevaluatedItems",
+        P,
+        "annotations of prefixItems, items and contains through the same applicators; "
+        "with contains, when the schemas involved can be negated",
+    ),
     Keyword("contentEncoding", A, "annotation in 2020-12"),
     Keyword("contentMediaType", A, "annotation in 2020-12"),
     Keyword("contentSchema", A, "annotation in 2020-12"),

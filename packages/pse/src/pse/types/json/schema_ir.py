@@ -29,6 +29,7 @@ from pse.types.json.references import (
     References,
     draft_of,
     escape_pointer,
+    registry_documents,
     schema_uri_of,
 )
 
@@ -73,6 +74,44 @@ TRUE: Sub = frozenset()
 
 
 # --------------------------------------------------------------- alternatives
+
+
+@dataclass(frozen=True)
+class EvaluatedItems:
+    """Items evaluated by the keywords of a schema: the first ``upto``, all
+    (``every``), and those matching a ``contains`` schema."""
+
+    upto: int = 0
+    every: bool = False
+    contains: tuple[Sub, ...] = ()
+
+    def __or__(self, other: EvaluatedItems) -> EvaluatedItems:
+        return EvaluatedItems(
+            max(self.upto, other.upto),
+            self.every or other.every,
+            tuple(dict.fromkeys(self.contains + other.contains)),
+        )
+
+
+@dataclass(frozen=True)
+class EvaluatedProps:
+    """Properties evaluated by the keywords of a schema: those ``names``, those
+    matching one of ``patterns``, or all of them (``every``)."""
+
+    names: frozenset[str] = frozenset()
+    patterns: tuple[str, ...] = ()
+    every: bool = False
+
+    def __or__(self, other: EvaluatedProps) -> EvaluatedProps:
+        return EvaluatedProps(
+            self.names | other.names,
+            tuple(dict.fromkeys(self.patterns + other.patterns)),
+            self.every or other.every,
+        )
+
+
+NO_ITEMS = EvaluatedItems()
+NO_PROPS = EvaluatedProps()
 
 
 @dataclass(frozen=True)
@@ -135,6 +174,9 @@ class ArrAlt:
     max_items: int | None = None
     contains: tuple[tuple[Sub, int, int | None], ...] = ()
     unique: bool = False
+    #: The items that ``unevaluatedItems`` counts as evaluated (tracked only for
+    #: schemas that use it; see ``unevaluated.py``).
+    evaluated: EvaluatedItems = NO_ITEMS
 
 
 @dataclass(frozen=True)
@@ -159,6 +201,9 @@ class ObjAlt:
     #: ``patternProperties`` or ``propertyNames``), so ``strict_properties``
     #: leaves them as the schema says.
     open: bool = False
+    #: The properties ``unevaluatedProperties`` counts as evaluated (tracked
+    #: only for schemas that use it; see ``unevaluated.py``).
+    evaluated: EvaluatedProps = NO_PROPS
 
     def prop(self, name: str) -> Sub | None:
         return self._prop_map.get(name)
@@ -337,6 +382,7 @@ def intersect_alt(a: Alt, b: Alt) -> Alt | None:
             max_items,
             a.contains + b.contains,
             a.unique or b.unique,
+            a.evaluated | b.evaluated,
         )
         if arr.max_items is not None and arr.min_items > arr.max_items:
             return None
@@ -360,6 +406,7 @@ def intersect_alt(a: Alt, b: Alt) -> Alt | None:
         a.forbid_all + b.forbid_all,
         tuple(deps.items()),
         a.open or b.open,
+        a.evaluated | b.evaluated,
     )
     if o.max_props is not None and o.min_props > o.max_props:
         return None
@@ -453,6 +500,20 @@ def ecma_search(pattern: str, text: str) -> bool:
 # ------------------------------------------------------------------ context
 
 
+def uses_keywords(names: tuple[str, ...], documents: Iterable[Any]) -> bool:
+    """Whether any schema object in ``documents`` has one of the keywords ``names``."""
+    stack = list(documents)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if any(k in value for k in names):
+                return True
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
+
+
 @dataclass
 class CompileOptions:
     """Options of one compilation (``schema_to_state_machine`` keyword arguments)."""
@@ -506,6 +567,11 @@ class SchemaContext:
         self.dialect = "6" if draft6 else self.options.draft
         declared = "2019-09" if self.dialect == "2020-12" and "2019-09" in uri else self.dialect
         self.refs = References(self.root, self.options.draft, declared, self.options.registry)
+        #: Whether alternatives record what they evaluate (``unevaluated.py``).
+        self.tracks_evaluation = self.dialect not in ("4", "6", "7") and uses_keywords(
+            ("unevaluatedProperties", "unevaluatedItems"),
+            [self.root, *registry_documents(self.options.registry).values()],
+        )
         self.root_node = self.node(self.root, self.refs.root_base, "")
         self.false_node = self.node(False, "", "")
 

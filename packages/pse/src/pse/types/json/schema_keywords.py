@@ -30,6 +30,13 @@ from pse.types.json.schema_ir import (
     union,
     value_alts,
 )
+from pse.types.json.unevaluated import (
+    any_of,
+    apply_unevaluated,
+    forget,
+    items_evaluated,
+    props_evaluated,
+)
 
 _TYPES: dict[str, Alt] = {
     "null": NullAlt(),
@@ -211,6 +218,9 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
         if keyword == "allOf":
             for i, ir in enumerate(irs):
                 alts = intersect(alts, ir, "allOf", _ptr(node, "allOf", i))
+        elif keyword == "anyOf" and ctx.tracks_evaluation:
+            pointer = _ptr(node, "anyOf")
+            alts = intersect(alts, any_of(ctx, irs, pointer), "anyOf", pointer)
         elif keyword == "anyOf":
             merged: list[Alt] = []
             for ir in irs:
@@ -220,12 +230,13 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
             alts = intersect(alts, _one_of(ctx, node, irs, alts), "oneOf", _ptr(node, "oneOf"))
     if "not" in schema:
         twice = _double_negation(ctx, node, schema["not"])
-        if twice is not None:  # not(not(Y)) is Y
-            alts = intersect(alts, ctx.sub_ir(twice), "not", _ptr(node, "not"))
+        if twice is not None:  # not(not(Y)) is Y, without Y's annotations
+            alts = intersect(alts, forget(ctx.sub_ir(twice)), "not", _ptr(node, "not"))
         else:
             inner = ctx.sub_ir(ctx.child(node, schema["not"], "not"))
             alts = intersect(alts, negate(ctx, inner, _ptr(node, "not")), "not", _ptr(node, "not"))
-    if "if" in schema and ("then" in schema or "else" in schema):
+    conditional = "then" in schema or "else" in schema or ctx.tracks_evaluation
+    if "if" in schema and conditional:  # a lone `if` only annotates
         cond = ctx.sub_ir(ctx.child(node, schema["if"], "if"))
         then = ctx.sub_ir(ctx.child(node, schema.get("then", True), "then"))
         other = ctx.sub_ir(ctx.child(node, schema.get("else", True), "else"))
@@ -236,6 +247,8 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
         )
         alts = intersect(alts, both, "if", _ptr(node, "if"))
 
+    if ctx.tracks_evaluation:
+        alts = apply_unevaluated(ctx, node, schema, alts)
     if schema.get("nullable") is True and NullAlt() not in alts:
         alts = [*alts, NullAlt()]
     return alts
@@ -463,19 +476,23 @@ def _arrays(ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[A
         arr = replace(arr, max_items=hi)
     if schema.get("uniqueItems") is True:
         arr = replace(arr, unique=True)
+    contains: Sub | None = None
     if "contains" in schema:
+        contains = ctx.child(node, schema["contains"], "contains")
         cmin = _count(node, schema, "minContains")
         cmax = _count(node, schema, "maxContains")
         arr = replace(
             arr,
             contains=(
                 (
-                    ctx.child(node, schema["contains"], "contains"),
+                    contains,
                     1 if cmin is None else cmin,
                     cmax,
                 ),
             ),
         )
+    if ctx.tracks_evaluation:
+        arr = replace(arr, evaluated=items_evaluated(schema, len(prefix), contains))
     from pse.types.json.schema_ir import intersect_alt  # noqa: PLC0415
 
     return _map(alts, ArrAlt, lambda a: intersect_alt(a, arr))
@@ -529,6 +546,8 @@ def _objects(ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[
         obj = replace(obj, min_props=lo)
     if hi is not None:
         obj = replace(obj, max_props=hi)
+    if ctx.tracks_evaluation:
+        obj = replace(obj, evaluated=props_evaluated(schema))
     if "propertyNames" in schema:
         obj = replace(obj, names=ctx.child(node, schema["propertyNames"], "propertyNames"))
     deps: dict[str, frozenset[str]] = {}
