@@ -25,7 +25,8 @@ from bench_results import ROOT, load_table, render_markdown
 
 # Markers start their line (an indented example of one, as in docs/contributing.md, is not one).
 REGION = re.compile(
-    r"^(?P<open><!-- results: (?P<names>[\w\- ]+?) -->\n)(?P<body>.*?)^(?P<close><!-- /results -->)",
+    r"^(?P<open><!-- results: (?P<names>[\w\- ]+?) -->\n)(?P<body>.*?)"
+    r"^(?P<close><!-- /results -->)",
     re.DOTALL | re.MULTILINE,
 )
 
