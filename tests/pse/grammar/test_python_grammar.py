@@ -51,6 +51,22 @@ CASES = [
     "if x:\n\ta\n        b",
     "if x:\n        a\n\tb",
     "if x:\n\ta\n\tb",
+    "if x:\n  \ta\n\t  b",
+    "if x:\n\ta\n \tb",
+    "if x:\n\tif y:\n\t\ta\n\tb",
+    "x = 1 \\\n",
+    "x = 1 \\\n  ",
+    "x = 1 \\\n# c",
+    "x = (1 \\\n)\n",
+    "\\\nx = 1\n",
+    "if x:\n    a\n\\\n",
+    "for x in side: pass",
+    "x = 1if y else 2",
+    "x = [1for x in y]",
+    "1..real",
+    "x = a.match",
+    "_x = 1",
+    "case_ = 1",
     "if 1:\n  x\n  \n",
     "x\\",
     "\\\n",
@@ -268,24 +284,7 @@ NOT_COVERED = {
 }
 
 
-# Accepted by the native engine though CPython rejects them: engine bugs reported in
-# /work/notes/grammar_contract.md ("Findings"); strict xfail, so a fix shows up as XPASS.
-ENGINE_BUGS = {
-    "for x inside: pass": "keyword boundary: 'in' is lexed out of 'inside'",
-    "x isnot y": "keyword boundary: 'is' is lexed out of 'isnot'",
-    "\\\n": "python hook: backslash-newline at end of input",
-    "if x:\n\ta\n        b": "python hook: tabs and spaces mixed inconsistently (TabError)",
-    "if x:\n        a\n\tb": "python hook: tabs and spaces mixed inconsistently (TabError)",
-}
-
-
-def _case(code: str) -> object:
-    if code in ENGINE_BUGS:
-        return pytest.param(code, marks=pytest.mark.xfail(reason=ENGINE_BUGS[code], strict=True))
-    return code
-
-
-@pytest.mark.parametrize("code", [_case(c) for c in CASES + sorted(NOT_COVERED)])
+@pytest.mark.parametrize("code", CASES + sorted(NOT_COVERED))
 def test_verdict_matches_cpython(code: str) -> None:
     expected = cpython_accepts(code) and code not in NOT_COVERED
     assert GRAMMAR.validate(code, strict=True) is expected
@@ -334,7 +333,6 @@ def test_documented_grammar_object() -> None:
     assert not PythonStateMachine.grammar.validate(incomplete, strict=True)
 
 
-@pytest.mark.xfail(reason="engine: keyword boundaries (e.g. 'casePoint' lexed as 'case Point')")
 @settings(max_examples=300, deadline=None)
 @given(
     program=st.sampled_from(PROGRAMS),

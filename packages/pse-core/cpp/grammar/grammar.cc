@@ -10,8 +10,6 @@ namespace pse::grammar {
 
 namespace {
 
-bool has(const std::array<std::uint64_t, 4>& bits, std::uint8_t b) { return bits[b >> 6] >> (b & 63) & 1; }
-
 /// A pseudo terminal given as (from, byte, to) moves over `states` states.
 Terminal pseudo(std::string name, TermRole role, std::int32_t states, std::int32_t accept,
                 std::initializer_list<std::array<std::int32_t, 3>> moves) {
@@ -216,7 +214,7 @@ Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::
       throw GrammarError(
           "the bash lexer hook needs terminals HEREDOC_START and _NEWLINE and `%declare HEREDOC_BODY`");
   }
-  if (terminals_.size() + kMaxHeredocTerminals > 65000) throw GrammarError("more than 60000 terminals");
+  if (terminals_.size() + kMaxHeredocTerminals >= kShadow) throw GrammarError("more than 28000 terminals");
   for (std::size_t i = 0; i < terminals_.size(); ++i) {
     Terminal& t = terminals_[i];
     if (t.role == TermRole::kDeclared) continue;
@@ -229,8 +227,35 @@ Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::
     prune(t);
     if (t.role != TermRole::kNormal) ignore_.push_back(static_cast<std::uint16_t>(i));
   }
+  if (hook_ == Hook::kPython) bound_keywords(find("NAME"));
   initial_ = initial_set();
   initial_state_ = make_state(initial_, HookState{});
+}
+
+void Grammar::bound_keywords(std::int32_t name) {
+  if (name < 0 || terminals_[name].role != TermRole::kNormal || terminals_[name].literal) return;
+  name_ = name;
+  bounded_.assign(terminals_.size(), 0);
+  const Terminal& n = terminals_[name];
+  for (std::size_t i = 0; i < terminals_.size(); ++i) {
+    const Terminal& t = terminals_[i];
+    if (!t.literal || t.role != TermRole::kNormal) continue;
+    // Is some text of `t` a prefix of a NAME? Walk both automata together.
+    std::vector<std::pair<std::int32_t, std::int32_t>> todo{{0, 0}}, seen{{0, 0}};
+    while (!todo.empty() && !bounded_[i]) {
+      auto [a, b] = todo.back();
+      todo.pop_back();
+      for (int c = 0; c < 256; ++c) {
+        std::int32_t a2 = t.table[static_cast<std::size_t>(a) * 256 + c];
+        std::int32_t b2 = n.table[static_cast<std::size_t>(b) * 256 + c];
+        if (a2 < 0 || b2 < 0) continue;
+        if (t.accepting[a2]) bounded_[i] = 1;
+        if (std::find(seen.begin(), seen.end(), std::pair{a2, b2}) != seen.end()) continue;
+        seen.emplace_back(a2, b2);
+        todo.emplace_back(a2, b2);
+      }
+    }
+  }
 }
 
 std::int32_t Grammar::intern_expected(std::vector<std::uint16_t> terms) const {
@@ -291,16 +316,19 @@ StatePtr Grammar::make_state(SetPtr set, HookState hook) const {
   auto ps = std::make_shared<ParseState>();
   if (set && hook_ == Hook::kPython && hook.line_start) {
     // The INDENT or DEDENTs a real token at column `col` would bring.
+    // Columns are compared with tab stops of 8 and of 1; where the two
+    // disagree, CPython raises TabError.
     SetPtr e = set;
-    std::vector<std::uint32_t> levels = hook.indents;
-    if (hook.col > levels.back()) {
-      e = scan(e, {static_cast<std::uint16_t>(indent_)});
+    std::size_t level = hook.indents.size() - 1;
+    if (hook.col > hook.indents[level]) {
+      e = hook.altcol > hook.alt_indents[level] ? scan(e, {static_cast<std::uint16_t>(indent_)}) : nullptr;
     } else {
-      while (e && hook.col < levels.back()) {
-        levels.pop_back();
+      while (e && hook.col < hook.indents[level]) {
+        --level;
         e = scan(e, {static_cast<std::uint16_t>(dedent_)});
       }
-      if (levels.back() != hook.col) e = nullptr;  // inconsistent dedent
+      if (hook.indents[level] != hook.col || hook.alt_indents[level] != hook.altcol)
+        e = nullptr;  // inconsistent dedent, or TabError
     }
     ps->effective = std::move(e);
   }
@@ -350,25 +378,35 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
     if (it != start_configs_.end()) return it->second;
   }
   std::vector<std::pair<std::uint16_t, std::int32_t>> items;
+  bool name = false, bounded = false;
   if (base)
     for (std::uint16_t t : base->expected)
-      if (terminals_[t].role == TermRole::kNormal) items.emplace_back(t, 0);
+      if (terminals_[t].role == TermRole::kNormal) {
+        items.emplace_back(t, 0);
+        name = name || t == name_;
+        bounded = bounded || (name_ >= 0 && bounded_[t]);
+      }
   for (std::uint16_t t : ignore_)
     if (newline_ok || terminals_[t].role != TermRole::kNewline) items.emplace_back(t, 0);
-  std::sort(items.begin(), items.end());
   std::int32_t id = -1;
   if (!items.empty()) {
+    // A keyword may not end where the NAME it begins goes on.
+    if (bounded && !name) items.emplace_back(static_cast<std::uint16_t>(name_ | kShadow), 0);
+    std::sort(items.begin(), items.end());
     // Maximal munch: the new lexeme may not start with a byte that would
     // have extended the previous one (only bytes it can start with matter).
     std::array<std::uint64_t, 4> forbid{};
     if (prev >= 0)
       for (int b = 0; b < 256; ++b) {
         bool starts = false;
-        for (auto [t, s] : items) starts = starts || term(t).table[b] >= 0;
+        for (auto [t, s] : items) starts = starts || (!(t & kShadow) && term(t).table[b] >= 0);
         if (!starts) continue;
         std::int32_t c = prev;
         std::uint64_t local = 0;
-        if (lex_step(c, local, static_cast<std::uint8_t>(b))) forbid[b >> 6] |= 1ull << (b & 63);
+        bool extends = lex_step(c, local, static_cast<std::uint8_t>(b));
+        for (auto [t, s] : config(prev).items)
+          extends = extends || term(t & ~kShadow).table[static_cast<std::size_t>(s) * 256 + b] >= 0;
+        if (extends) forbid[b >> 6] |= 1ull << (b & 63);
       }
     const std::int32_t home = absorb ? intern(items, {}, true, kSelf) : -1;
     id = home >= 0 && forbid == std::array<std::uint64_t, 4>{} ? home
@@ -380,7 +418,9 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
 }
 
 std::uint64_t Grammar::start_local(const ParseState& ps) const {
-  if (hook_ == Hook::kPython) return ps.hook.line_start ? (1ull << 63) | ps.hook.col : 0;
+  if (hook_ == Hook::kPython)
+    return ps.hook.line_start ? (1ull << 63) | static_cast<std::uint64_t>(ps.hook.altcol) << 32 | ps.hook.col
+                              : 0;
   if (hook_ == Hook::kBash && !ps.hook.bodies && ps.set && expects(*ps.set, heredoc_start_))
     return 1ull << 62;
   return 0;
@@ -396,12 +436,13 @@ std::uint64_t Grammar::hook_local(std::uint64_t local, std::int32_t cfg, std::ui
     return (local & ~(7ull << 56)) | (count + 1) << 56 | static_cast<std::uint64_t>(b) << (8 * count);
   }
   auto col = static_cast<std::uint32_t>(local);
+  auto altcol = static_cast<std::uint32_t>(local >> 32 & 0x3FFFFFFF);
   switch (b) {
-    case '\t': col = (col / 8 + 1) * 8; break;
-    case '\f': col = 0; break;
-    default: ++col; break;
+    case '\t': col = (col / 8 + 1) * 8; ++altcol; break;
+    case '\f': col = altcol = 0; break;
+    default: ++col; ++altcol; break;
   }
-  return (1ull << 63) | col;
+  return (1ull << 63) | static_cast<std::uint64_t>(altcol & 0x3FFFFFFF) << 32 | col;
 }
 
 std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>> items,
@@ -410,6 +451,7 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
   // `home` only matters while an absorbable (ignored) terminal is alive.
   bool absorbable = false;
   for (auto [t, s] : items) {
+    if (t & kShadow) continue;
     TermRole r = term(t).role;
     absorbable = absorbable || r == TermRole::kIgnore || r == TermRole::kContinuation;
   }
@@ -441,15 +483,17 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
     // rank a grammar terminal beats an ignored one.
     std::int32_t top = INT32_MIN;
     for (auto [t, s] : c.items)
-      if (term(t).accepting[s]) top = std::max(top, term(t).rank());
+      if (!(t & kShadow) && term(t).accepting[s]) top = std::max(top, term(t).rank());
     bool token = false;
     for (auto [t, s] : c.items)
-      token = token || (term(t).accepting[s] && term(t).rank() == top && is_token(term(t).role));
+      token = token || (!(t & kShadow) && term(t).accepting[s] && term(t).rank() == top &&
+                        is_token(term(t).role));
     if (top != INT32_MIN) {
       c.accepting = true;
       c.ignored = !token;
       for (auto [t, s] : c.items)
-        if (term(t).accepting[s] && term(t).rank() == top && is_token(term(t).role) == token)
+        if (!(t & kShadow) && term(t).accepting[s] && term(t).rank() == top &&
+            is_token(term(t).role) == token)
           c.accepted.push_back(t);
     }
   }
@@ -462,10 +506,13 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
 std::int32_t Grammar::compute_next(std::int32_t cfg, std::uint8_t b) const {
   const LexConfig& c = config(cfg);
   std::vector<std::pair<std::uint16_t, std::int32_t>> items;
+  bool real = false;  // shadows alone make no lexeme
   for (auto [t, s] : c.items) {
-    std::int32_t to = term(t).table[static_cast<std::size_t>(s) * 256 + b];
+    std::int32_t to = term(t & ~kShadow).table[static_cast<std::size_t>(s) * 256 + b];
     if (to >= 0) items.emplace_back(t, to);
+    real = real || (to >= 0 && !(t & kShadow));
   }
+  if (!real) items.clear();
   std::int32_t n = -1;
   if (!items.empty()) {
     n = intern(std::move(items), {}, false, c.home);
@@ -488,30 +535,45 @@ StatePtr Grammar::finish_lexeme(const StatePtr& ps, std::int32_t cfg, std::uint6
     return make_state(scan(ps->set, c.accepted), ps->hook);
   }
   HookState h = ps->hook;
+  const bool continued = h.continued;
+  h.continued = false;
   if (c.ignored) {
     switch (terminals_[c.accepted[0]].role) {
       case TermRole::kNewline: {
-        if (h.depth > 0) return ps;  // inside brackets: whitespace
+        if (h.depth > 0 && !continued) return ps;  // inside brackets: whitespace
+        if (h.depth > 0) return make_state(ps->set, std::move(h));
         SetPtr s = ps->set;
         if (h.line_tokens) s = scan(s, {static_cast<std::uint16_t>(newline_)});
         h.line_start = true;
         h.line_tokens = false;
-        h.col = 0;
+        h.col = h.altcol = 0;
         return make_state(std::move(s), std::move(h));
       }
-      case TermRole::kContinuation:
-        return ps;
+      case TermRole::kContinuation:  // the input may not end right after it
+        if (continued) return ps;
+        h.continued = true;
+        return make_state(ps->set, std::move(h));
       default:  // whitespace or a comment: at a line start it sets the column
-        if (!h.line_start || !(local >> 63)) return ps;
+        if (!h.line_start || !(local >> 63)) {
+          if (!continued) return ps;
+          return make_state(ps->set, std::move(h));
+        }
         h.col = static_cast<std::uint32_t>(local);
+        h.altcol = static_cast<std::uint32_t>(local >> 32 & 0x3FFFFFFF);
         return make_state(ps->set, std::move(h));
     }
   }
   SetPtr base = ps->set;
   if (h.line_start) {
     base = ps->effective;
-    if (h.col > h.indents.back()) h.indents.push_back(h.col);
-    while (h.indents.size() > 1 && h.col < h.indents.back()) h.indents.pop_back();
+    if (h.col > h.indents.back()) {
+      h.indents.push_back(h.col);
+      h.alt_indents.push_back(h.altcol);
+    }
+    while (h.indents.size() > 1 && h.col < h.indents.back()) {
+      h.indents.pop_back();
+      h.alt_indents.pop_back();
+    }
     h.line_start = false;
   }
   h.line_tokens = true;
@@ -576,7 +638,7 @@ std::uint16_t Grammar::heredoc_terminal(const std::string& delimiter, bool dash)
 SetPtr Grammar::at_end(const ParseState& ps) const {
   if (hook_ == Hook::kBash && !ps.hook.heredocs.empty()) return nullptr;
   if (hook_ != Hook::kPython) return ps.set;
-  if (ps.hook.depth > 0) return nullptr;
+  if (ps.hook.depth > 0 || ps.hook.continued) return nullptr;
   SetPtr s = ps.set;
   if (ps.hook.line_tokens) s = scan(s, {static_cast<std::uint16_t>(newline_)});
   for (std::size_t i = 1; i < ps.hook.indents.size(); ++i) s = scan(s, {static_cast<std::uint16_t>(dedent_)});

@@ -86,8 +86,11 @@ struct EarleySet {
 
 /// Context of the lexer hooks.
 struct HookState {
-  std::vector<std::uint32_t> indents{0};
-  std::uint32_t col = 0;
+  /// python: indentation levels, measured with tab stops of 8 (`indents`, `col`)
+  /// and of 1 (`alt_indents`, `altcol`); CPython's TabError when they disagree.
+  std::vector<std::uint32_t> indents{0}, alt_indents{0};
+  std::uint32_t col = 0, altcol = 0;
+  bool continued = false;      ///< python: the last lexeme was a backslash-newline
   std::int32_t depth = 0;      ///< open brackets
   bool line_start = true;      ///< nothing but blanks/comments on this line yet
   bool line_tokens = false;    ///< a real token on this logical line
@@ -107,9 +110,14 @@ struct ParseState : std::enable_shared_from_this<ParseState> {
 };
 using StatePtr = std::shared_ptr<const ParseState>;
 
+/// Marks a shadow item of a lexer configuration: a terminal that only decides
+/// where the lexeme may end (maximal munch), never its type (python: NAME after
+/// a keyword, so that `inside` is never `in` + `side`).
+constexpr std::uint16_t kShadow = 0x8000;
+
 /// A lexer configuration: the terminals still alive in the current lexeme.
 struct LexConfig {
-  std::vector<std::pair<std::uint16_t, std::int32_t>> items;  ///< (terminal, state), sorted
+  std::vector<std::pair<std::uint16_t, std::int32_t>> items;  ///< (terminal | kShadow?, state), sorted
   std::array<std::uint64_t, 4> forbid{};  ///< first bytes that would extend the previous lexeme
   bool fresh = true;                      ///< no byte read yet
   bool accepting = false;
@@ -172,7 +180,8 @@ class Grammar {
   std::int32_t intern(std::vector<std::pair<std::uint16_t, std::int32_t>> items,
                       const std::array<std::uint64_t, 4>& forbid, bool fresh, std::int32_t home) const;
   static constexpr std::int32_t kSelf = -2;
-  /// Lexer `local` of the hooks: bit 63, the python column; bit 62, the bash
+  /// Lexer `local` of the hooks: bit 63, the python column (bits 0-31, tab
+  /// stops of 8; bits 32-61, tab stops of 1); bit 62, the bash
   /// heredoc delimiter being read (up to 7 bytes, count in bits 56-58, bit 59
   /// too long, bit 60 `<<-`).
   std::uint64_t hook_local(std::uint64_t local, std::int32_t cfg, std::uint8_t b) const;
@@ -180,6 +189,8 @@ class Grammar {
   std::uint16_t heredoc_terminal(const std::string& delimiter, bool dash) const;
   static bool is_token(TermRole role) { return role == TermRole::kNormal || role == TermRole::kHeredoc; }
   std::int32_t intern_expected(std::vector<std::uint16_t> terms) const;
+  /// python: NAME shadows the literal terminals whose texts a NAME can go on from.
+  void bound_keywords(std::int32_t name);
   SetPtr initial_set() const;
   SetPtr scan(const SetPtr& set, const std::vector<std::uint16_t>& terms) const;
   bool expects(const EarleySet& set, std::int32_t term) const;
@@ -196,6 +207,10 @@ class Grammar {
   std::int32_t start_;
   Hook hook_;
   std::vector<std::uint16_t> ignore_;   ///< always-considered terminals (ignore + hook pseudo)
+  /// python: the NAME terminal (-1: none) and, per terminal, whether a text it
+  /// matches can go on as a NAME (a keyword): NAME then shadows it.
+  std::int32_t name_ = -1;
+  std::vector<std::uint8_t> bounded_;
   std::int32_t newline_ = -1, indent_ = -1, dedent_ = -1;
   std::int32_t heredoc_start_ = -1, heredoc_body_ = -1;
 
