@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from pse.types.json.json_schema_state_machine import schema_to_state_machine
+from pse.types.json.schema_machine import schema_to_state_machine
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "schemas.json"
 

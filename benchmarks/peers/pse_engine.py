@@ -18,7 +18,7 @@ from pse import StructuringEngine
 # do, so the first compile is not charged for loading Python modules.
 with contextlib.suppress(ImportError):
     import pse.automata  # noqa: F401
-    import pse.types.json.json_schema_state_machine  # noqa: F401
+    import pse.types.json.schema_machine  # noqa: F401
 
 PENDING = "any-JSON (schema compiler pending)"
 

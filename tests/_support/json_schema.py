@@ -7,7 +7,7 @@ from typing import Any
 
 from pse_core._core import StateMachine
 
-from pse.types.json.json_schema_state_machine import schema_to_state_machine
+from pse.types.json.schema_machine import schema_to_state_machine
 
 
 def accepts(machine: StateMachine, text: str) -> bool:

@@ -128,7 +128,7 @@ def _refusal(schema: Any) -> str | None:
     """
     from pse_core.errors import SchemaError
 
-    from pse.types.json.json_schema_state_machine import schema_to_state_machine
+    from pse.types.json.schema_machine import schema_to_state_machine
 
     try:
         schema_to_state_machine(schema)

@@ -12,7 +12,7 @@ from typing import Any
 from pse_core._core import StateMachine
 from pse_core.errors import SchemaError
 
-from pse.types.json.json_schema_state_machine import schema_to_state_machine
+from pse.types.json.schema_machine import schema_to_state_machine
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 SUITE = SHARED / "data" / "json-schema-test-suite" / "public.jsonl"

@@ -130,12 +130,15 @@ void common(StateMachine& sm, bool is_optional, nb::handle identifier) {
   if (!identifier.is_none()) sm.identifier = nb::cast<std::string>(identifier);
 }
 
-std::vector<Stepper> advance_basic(const std::vector<Stepper>& steppers, nb::handle token) {
+/// The steppers that consumed all of `token` (one that finished early and left
+/// part of it as remaining input is not a result; see docs/concepts/token-healing.md).
+nb::list advance_basic(nb::handle steppers, nb::handle token) {
   std::string bytes = to_bytes(token);
-  std::vector<Stepper> out;
-  for (const Stepper& s : steppers) {
-    auto next = s.consume(bytes);
-    out.insert(out.end(), next.begin(), next.end());
+  nb::list out;
+  for (nb::handle h : steppers) {
+    const Stepper& s = nb::cast<const Stepper&>(h);
+    for (const Stepper& n : s.consume(bytes))
+      if (!n.path->remaining) out.append(wrap_stepper(n, h));
   }
   return out;
 }
@@ -206,7 +209,7 @@ void bind_state_machine(nb::module_& m) {
           "get_new_stepper",
           [](Self self, nb::handle state) {
             prepare(self.p);
-            return Stepper::start(self_ptr(self), state_index(*self.p, state), true);
+            return wrap_stepper(Stepper::start(self_ptr(self), state_index(*self.p, state), true));
           },
           nb::arg("state").none() = nb::none())
       .def(
@@ -214,7 +217,8 @@ void bind_state_machine(nb::module_& m) {
           [](Self self, nb::handle state) {
             prepare(self.p);
             bool raw = !self.p->external;  // an overriding class steps with its own stepper
-            return Stepper::start(self_ptr(self), state_index(*self.p, state), raw).branch();
+            return wrap_steppers(
+                Stepper::start(self_ptr(self), state_index(*self.p, state), raw).branch());
           },
           nb::arg("state").none() = nb::none())
       .def(
@@ -233,31 +237,32 @@ void bind_state_machine(nb::module_& m) {
             nb::list out;
             if (self.kind != Kind::kGraph || stepper.frame->node != &self) return out;
             for (const Edge& e : self.states.at(stepper.frame->state).edges)
-              out.append(nb::make_tuple(Stepper::start(e.machine, -1, true),
+              out.append(nb::make_tuple(wrap_stepper(Stepper::start(e.machine, -1, true)),
                                         from_key(self.state_keys[e.target])));
             return out;
           },
           nb::arg("stepper"))
       .def(
           "advance_stepper",
-          [](StateMachine&, const Stepper& stepper, nb::handle token) {
-            return stepper.consume(to_bytes(token));
+          [](StateMachine&, nb::handle stepper, nb::handle token) {
+            return wrap_steppers(nb::cast<const Stepper&>(stepper).consume(to_bytes(token)),
+                                 stepper);
           },
           nb::arg("stepper"), nb::arg("token"))
       .def(
           "branch_stepper",
-          [](StateMachine&, const Stepper& stepper, nb::handle token) {
+          [](StateMachine&, nb::handle stepper, nb::handle token) {
             std::optional<std::uint8_t> first;
             if (!token.is_none()) {
               std::string b = to_bytes(token);
               if (!b.empty()) first = static_cast<std::uint8_t>(b[0]);
             }
-            return stepper.branch(first);
+            return wrap_steppers(nb::cast<const Stepper&>(stepper).branch(first), stepper);
           },
           nb::arg("stepper"), nb::arg("token").none() = nb::none())
       .def(
           "advance_all_steppers",
-          [](StateMachine&, const std::vector<Stepper>& steppers, nb::handle token) {
+          [](StateMachine&, nb::handle steppers, nb::handle token) {
             return advance_basic(steppers, token);
           },
           nb::arg("steppers"), nb::arg("token"))
@@ -274,8 +279,10 @@ void bind_state_machine(nb::module_& m) {
                 q->root_depth = s.frame->depth;
                 p = q;
               }
-              auto more = advance_path(p, bytes, token_healing ? vocab : nullptr);
-              out.insert(out.end(), more.begin(), more.end());
+              // A stepper that left part of the token unconsumed is a result only
+              // when healing completed it (docs/concepts/token-healing.md).
+              for (StepperDelta& d : advance_path(p, bytes, token_healing ? vocab : nullptr))
+                if (d.was_healed || !d.stepper.path->remaining) out.push_back(std::move(d));
             }
             return out;
           },

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "pse_core/state_machine.h"
+#include "pse_core/stepper.h"
 
 namespace nb = nanobind;
 
@@ -24,6 +25,12 @@ void bind_grammar(nb::module_& m);
 
 /// Mark the nodes under `root` whose Python class overrides get_new_stepper.
 void prepare(StateMachine* root);
+
+/// A stepper as a Python object of its machine's `stepper_class` (a Python
+/// subclass of Stepper), or of `like`'s class when `like` is a stepper of a
+/// user subclass viewing the same machine (its instance attributes are copied).
+nb::object wrap_stepper(Stepper s, nb::handle like = nb::handle());
+nb::list wrap_steppers(const std::vector<Stepper>& steppers, nb::handle like = nb::handle());
 
 /// Python int or str -> StateKey, and back.
 StateKey to_key(nb::handle h);

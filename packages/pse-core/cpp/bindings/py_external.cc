@@ -1,5 +1,7 @@
 // Python subclasses that override get_new_stepper become external nodes: the
-// engine hands them whole strings and reads back their steppers.
+// engine hands them whole strings and reads back their steppers. A stepper
+// class that overrides should_start_step is asked before it takes a token; one
+// that overrides should_complete_step is asked before its accept state counts.
 #include <unordered_set>
 
 #include "bindings.h"
@@ -15,6 +17,12 @@ ExternalNode::Handle hold(nb::object obj) {
     nb::gil_scoped_acquire gil;
     Py_DECREF(static_cast<PyObject*>(p));
   });
+}
+
+/// Whether the class of `stepper` overrides the Stepper method `name`.
+bool overrides(nb::handle stepper, const char* name) {
+  nb::handle base = nb::type<Stepper>();
+  return !nb::getattr(stepper.type(), name).is(nb::getattr(base, name));
 }
 
 class PyExternal : public ExternalNode {
@@ -35,7 +43,12 @@ class PyExternal : public ExternalNode {
       PyErr_Clear();
       return {};
     }
-    nb::object results = nb::handle(static_cast<PyObject*>(h)).attr("consume")(nb::steal(s));
+    nb::object token = nb::steal(s);
+    nb::handle stepper(static_cast<PyObject*>(h));
+    if (overrides(stepper, "should_start_step") &&
+        !nb::cast<bool>(stepper.attr("should_start_step")(token)))
+      return {};
+    nb::object results = stepper.attr("consume")(token);
     std::vector<Step> out;
     for (nb::handle r : results) {
       nb::object rest = r.attr("remaining_input");
@@ -48,8 +61,10 @@ class PyExternal : public ExternalNode {
 
   bool accepting(void* h) override {
     nb::gil_scoped_acquire gil;
-    return nb::cast<bool>(
-        nb::handle(static_cast<PyObject*>(h)).attr("has_reached_accept_state")());
+    nb::handle stepper(static_cast<PyObject*>(h));
+    if (!nb::cast<bool>(stepper.attr("has_reached_accept_state")())) return false;
+    return !overrides(stepper, "should_complete_step") ||
+           nb::cast<bool>(stepper.attr("should_complete_step")());
   }
 
  private:

@@ -8,7 +8,7 @@
 Each prints the raw output, the parsed object, the validation result and the
 decoding speed (new tokens / wall time of ``generate``); the last line is the
 median over the three. The schema-based parts need the JSON-Schema compiler
-(``pse.types.json.json_schema_state_machine``); where it is not available yet
+(``pse.types.json.schema_machine``); where it is not available yet
 the demo says so and shows the same flow with ``JsonStateMachine`` instead.
 
 The first run converts the embedded GGUF into the model cache in a child

@@ -21,6 +21,7 @@ from pse_core.errors import NoValidTokenError
 
 from pse.arrays import array_type_of, mask_logits, token_ids
 from pse.batch import StockLoop, choose_token
+from pse.types.base.encapsulated import encapsulate
 from pse.vocabulary import load_vocabulary
 
 __all__ = ["StructuringEngine"]
@@ -29,7 +30,7 @@ logger = logging.getLogger(__name__)
 
 OutputType = TypeVar("OutputType")
 
-_SCHEMA_MODULE = "pse.types.json.json_schema_state_machine"
+_SCHEMA_MODULE = "pse.types.json.schema_machine"
 _MASKABLE = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -67,30 +68,42 @@ class StructuringEngine(Engine):
 
     # ----------------------------------------------------------------- configure
 
-    def configure(self, structure: Any, **kwargs: Any) -> None:
+    def configure(
+        self,
+        structure: Any,
+        *,
+        delimiters: tuple[str, str] | None = None,
+        buffer_length: int = -1,
+        **kwargs: Any,
+    ) -> None:
         """Set the structure to enforce and reset the steppers.
 
         ``structure`` is a ``StateMachine`` or a schema source (Pydantic model,
-        JSON Schema dict, callable, or a list/tuple of these); keyword
+        JSON Schema dict, callable, or a list/tuple of these); other keyword
         arguments go to the schema compiler, e.g. ``registry=`` (a mapping
         from URI to schema, or a ``referencing.Registry``: the other documents
-        ``$ref`` may reach; nothing is fetched).
+        ``$ref`` may reach; nothing is fetched). As in the original library,
+        ``delimiters=(open, close)`` wraps the machine in an
+        ``EncapsulatedStateMachine`` (with ``buffer_length`` characters of free
+        text allowed before ``open``), and ``buffer_length >= 0`` alone wraps
+        it in ``WaitFor`` (see ``pse.types.base.encapsulated.encapsulate``).
         """
         self._pse_stock_loop = None  # a new output starts
         if isinstance(structure, StateMachine) and not kwargs:
-            self.state_machine = structure
-            return
-        try:
-            module = importlib.import_module(_SCHEMA_MODULE)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not _SCHEMA_MODULE.startswith(exc.name):
-                raise
-            raise TypeError(
-                "configure() accepts a StateMachine; schema sources (Pydantic models, "
-                "JSON Schema dicts, callables, sequences of these) need "
-                f"{_SCHEMA_MODULE}, which is not available (got {type(structure).__name__})"
-            ) from exc
-        self.state_machine = module.schema_to_state_machine(structure, **kwargs)
+            machine = structure
+        else:
+            try:
+                module = importlib.import_module(_SCHEMA_MODULE)
+            except ModuleNotFoundError as exc:
+                if exc.name is None or not _SCHEMA_MODULE.startswith(exc.name):
+                    raise
+                raise TypeError(
+                    "configure() accepts a StateMachine; schema sources (Pydantic models, "
+                    "JSON Schema dicts, callables, sequences of these) need "
+                    f"{_SCHEMA_MODULE}, which is not available (got {type(structure).__name__})"
+                ) from exc
+            machine = module.schema_to_state_machine(structure, **kwargs)
+        self.state_machine = encapsulate(machine, delimiters, buffer_length)
 
     # -------------------------------------------------------------------- logits
 

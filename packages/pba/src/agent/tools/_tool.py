@@ -134,7 +134,7 @@ class Tool:
 
     def schema_error(self) -> str | None:
         """Why PSE cannot enforce calls to this tool (``to_dict()`` does not compile), or None."""
-        from pse.types.json.json_schema_state_machine import (  # noqa: PLC0415
+        from pse.types.json.schema_machine import (  # noqa: PLC0415
             schema_to_state_machine,
         )
 

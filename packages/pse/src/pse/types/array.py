@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 
 from pse.types._values import children, children_of, is_machine
 from pse.types.base.delimited import delimited_list
+
+
+class ArrayStepper(Stepper):
+    """A position in an ``ArrayStateMachine``; the value is the ``list`` read so far."""
+
+    __slots__ = ()
 
 
 class ArrayStateMachine(StateMachine):
@@ -16,6 +22,8 @@ class ArrayStateMachine(StateMachine):
     Values are ``JsonStateMachine`` by default, or ``value_state_machine``.
     No trailing comma. The value is the ``list`` of item values.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = ArrayStepper
 
     def __init__(
         self,

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 
 from pse.types.base.phrase import PhraseStateMachine
+
+
+class BooleanStepper(Stepper):
+    """A position in a ``BooleanStateMachine``; the value is ``True`` or ``False``."""
+
+    __slots__ = ()
 
 
 class BooleanStateMachine(StateMachine):
@@ -14,6 +20,8 @@ class BooleanStateMachine(StateMachine):
 
     The value is the Python ``bool``.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = BooleanStepper
 
     def __init__(self, is_optional: bool = False, identifier: str | None = None) -> None:
         super().__init__(

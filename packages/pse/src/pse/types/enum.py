@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 from pse_core.errors import GrammarError
@@ -19,6 +19,12 @@ def _literal(value: Any, require_quotes: bool) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+class EnumStepper(Stepper):
+    """A position in an ``EnumStateMachine``; the value is the chosen member."""
+
+    __slots__ = ()
+
+
 class EnumStateMachine(StateMachine):
     """Matches exactly one of ``enum_values``.
 
@@ -26,6 +32,8 @@ class EnumStateMachine(StateMachine):
     literal (strings quoted, ``json.dumps(value, ensure_ascii=False)``);
     otherwise strings are matched bare. The value is the matched value.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = EnumStepper
 
     def __init__(
         self,

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core._core import Stepper
 
-from pse.types.base.character import CharacterStateMachine
+from pse.types.base.character import CharacterStateMachine, CharacterStepper
+
+
+class IntegerStepper(CharacterStepper):
+    """A position in an ``IntegerStateMachine``; the value is an ``int`` (or the digits)."""
+
+    __slots__ = ()
 
 
 class IntegerStateMachine(CharacterStateMachine):
@@ -15,6 +21,8 @@ class IntegerStateMachine(CharacterStateMachine):
     The value is an ``int`` (leading zeros dropped: ``"007"`` -> ``7``), or
     the digits as a ``str`` when ``drop_leading_zeros=False``.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = IntegerStepper
 
     def __init__(
         self,

@@ -3,16 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 from pse_core.errors import GrammarError
 
 from pse.types._values import children, is_machine
-from pse.types.base.chain import ChainStateMachine
+from pse.types.base.chain import ChainStateMachine, ChainStepper
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.string import StringStateMachine
 from pse.types.whitespace import WhitespaceStateMachine
+
+
+class KeyValueStepper(ChainStepper):
+    """A position in a ``KeyValueStateMachine``; the value is ``(key, value)``."""
+
+    __slots__ = ()
+
+    @property
+    def property_name(self) -> str | None:
+        """The decoded key (``None`` until it is complete)."""
+        value = self.get_current_value()
+        return value[0] if isinstance(value, tuple) else None
+
+    @property
+    def property_value(self) -> Any:
+        """The value read so far (``None`` before it starts)."""
+        value = self.get_current_value()
+        return value[1] if isinstance(value, tuple) else None
 
 
 class KeyValueStateMachine(ChainStateMachine):
@@ -22,6 +40,8 @@ class KeyValueStateMachine(ChainStateMachine):
     last the value); ``value_state_machine`` replaces only the value. The value
     is the ``(key, value)`` tuple (``value`` is ``None`` until it starts).
     """
+
+    stepper_class: ClassVar[type[Stepper]] = KeyValueStepper
 
     def __init__(
         self,

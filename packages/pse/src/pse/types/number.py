@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core import _core
 from pse_core._core import Stepper
 
 from pse.types._values import parse_number
+
+
+class NumberStepper(Stepper):
+    """A position in a ``NumberStateMachine``; the value is an ``int`` or ``float``."""
+
+    __slots__ = ()
 
 
 class NumberStateMachine(_core.NumberStateMachine):
@@ -16,6 +22,8 @@ class NumberStateMachine(_core.NumberStateMachine):
     ``integer_only`` drops the fraction and exponent; ``allow_negative=False``
     drops the sign. The value is an ``int`` (no fraction or exponent) or a ``float``.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = NumberStepper
 
     def __init__(
         self,

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 
 from pse.types._values import children_of, is_machine
 from pse.types.base.delimited import delimited_list
 from pse.types.key_value import KeyValueStateMachine
+
+
+class ObjectStepper(Stepper):
+    """A position in an ``ObjectStateMachine``; the value is the ``dict`` read so far."""
+
+    __slots__ = ()
 
 
 class ObjectStateMachine(StateMachine):
@@ -19,6 +25,8 @@ class ObjectStateMachine(StateMachine):
     ``is_optional=True`` lets a parent skip the object entirely. The value is
     a ``dict`` (a pair still being read is included once its value started).
     """
+
+    stepper_class: ClassVar[type[Stepper]] = ObjectStepper
 
     def __init__(
         self,

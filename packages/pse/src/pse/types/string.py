@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core import _core
 from pse_core._core import Stepper
 
 from pse.types._values import decode_json_string
+
+
+class StringStepper(Stepper):
+    """A position in a ``StringStateMachine``; the value is the decoded string."""
+
+    __slots__ = ()
 
 
 class StringStateMachine(_core.StringStateMachine):
@@ -18,6 +24,8 @@ class StringStateMachine(_core.StringStateMachine):
     ``max_length`` bound the decoded length in code points. The value is the
     decoded string (a partial literal decodes as far as it goes).
     """
+
+    stepper_class: ClassVar[type[Stepper]] = StringStepper
 
     def __init__(
         self,

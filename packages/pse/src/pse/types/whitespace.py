@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core._core import Stepper
 
 from pse.types._values import raw_or_none
-from pse.types.base.character import CharacterStateMachine
+from pse.types.base.character import CharacterStateMachine, CharacterStepper
 
 WHITESPACE_CHARS = " \t\n\r"
+
+
+class WhitespaceStepper(CharacterStepper):
+    """A position in a ``WhitespaceStateMachine``."""
+
+    __slots__ = ()
 
 
 class WhitespaceStateMachine(CharacterStateMachine):
@@ -18,6 +24,8 @@ class WhitespaceStateMachine(CharacterStateMachine):
     With ``min_whitespace=0`` (default) the machine is optional: its parent may
     skip it. The value is the whitespace text.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = WhitespaceStepper
 
     def __init__(
         self,

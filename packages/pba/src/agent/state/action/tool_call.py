@@ -10,7 +10,7 @@ from pse_core.state_machine import StateMachine
 
 from agent.state import AgentState
 from pse.types.base.encapsulated import EncapsulatedStateMachine
-from pse.types.json.json_schema_state_machine import schema_to_state_machine
+from pse.types.json.schema_machine import schema_to_state_machine
 
 if TYPE_CHECKING:
     from agent.tools import Tool

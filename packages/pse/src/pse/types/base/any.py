@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from pse_core._core import StateMachine
+from pse_core._core import StateMachine, Stepper
 
 if TYPE_CHECKING:
     from pse_core._core import StateGraph
+
+
+class AnyStepper(Stepper):
+    """A position in an ``AnyStateMachine``: the alternative being read is its sub-stepper."""
+
+    __slots__ = ()
 
 
 class AnyStateMachine(StateMachine):
@@ -18,6 +24,8 @@ class AnyStateMachine(StateMachine):
     alternative is explored in parallel. The value is the raw text parsed as
     JSON when possible, else the raw text.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = AnyStepper
 
     def __init__(
         self,

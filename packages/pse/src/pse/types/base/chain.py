@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from pse_core._core import StateMachine
+from pse_core._core import StateMachine, Stepper
 
 if TYPE_CHECKING:
     from pse_core._core import StateGraph
+
+
+class ChainStepper(Stepper):
+    """A position in a ``ChainStateMachine``: ``current_state`` is the index of the next machine."""
+
+    __slots__ = ()
 
 
 class ChainStateMachine(StateMachine):
@@ -17,6 +23,8 @@ class ChainStateMachine(StateMachine):
     The graph is ``0 -sm0-> 1 -sm1-> ... -> n`` with ``n`` the only end state.
     The value is the raw text parsed as JSON when possible, else the raw text.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = ChainStepper
 
     def __init__(
         self,

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import ClassVar
 
 from pse_core import _core
+from pse_core._core import Stepper
+
+
+class CharacterStepper(Stepper):
+    """A position in a ``CharacterStateMachine``: the run of characters read so far."""
+
+    __slots__ = ()
 
 
 class CharacterStateMachine(_core.CharacterStateMachine):
@@ -20,6 +28,8 @@ class CharacterStateMachine(_core.CharacterStateMachine):
 
     The value is the raw run parsed as JSON when possible, else the raw text.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = CharacterStepper
 
     def __init__(
         self,

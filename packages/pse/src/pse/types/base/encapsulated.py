@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 
@@ -15,6 +15,21 @@ def _delimiter(delimiter: str | StateMachine) -> StateMachine:
     return PhraseStateMachine(delimiter) if isinstance(delimiter, str) else delimiter
 
 
+class EncapsulatedStepper(Stepper):
+    """A position in an ``EncapsulatedStateMachine``.
+
+    The states are: open delimiter (0), inner machine (1), close delimiter (2).
+    """
+
+    __slots__ = ()
+
+    @property
+    def inner_stepper(self) -> Stepper | None:
+        """The stepper of the inner machine (``None`` before it starts)."""
+        inner = children_of(self, self.state_machine.inner_state_machine)
+        return inner[-1] if inner else None
+
+
 class EncapsulatedStateMachine(StateMachine):
     """Matches ``open``, then ``state_machine``, then ``close``.
 
@@ -25,6 +40,8 @@ class EncapsulatedStateMachine(StateMachine):
     before ``open`` (see ``WaitFor``; ``-1``: none). The value is the inner
     machine's value, without the delimiters.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = EncapsulatedStepper
 
     def __init__(
         self,
@@ -58,3 +75,20 @@ class EncapsulatedStateMachine(StateMachine):
         """The value of the inner machine (``None`` before it starts)."""
         inner = children_of(stepper, self.inner_state_machine)
         return inner[-1].get_current_value() if inner else None
+
+
+def encapsulate(
+    machine: StateMachine, delimiters: tuple[str, str] | None = None, buffer_length: int = -1
+) -> StateMachine:
+    """``machine`` placed in free text as the original helpers do.
+
+    With ``delimiters``: ``EncapsulatedStateMachine(machine, delimiters,
+    buffer_length)``; else with ``buffer_length >= 0``: ``WaitFor(machine,
+    buffer_length)`` (up to any free text first, see ``WaitFor``); else
+    ``machine`` itself.
+    """
+    if delimiters is not None:
+        return EncapsulatedStateMachine(machine, delimiters, buffer_length)
+    if buffer_length >= 0:
+        return WaitFor(machine, buffer_length)
+    return machine

@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pse_core import _core
-from pse_core._core import StateMachine
+from pse_core._core import StateMachine, Stepper
 from pse_core.errors import GrammarError
+
+
+class LoopStepper(Stepper):
+    """A position in a ``LoopStateMachine``."""
+
+    __slots__ = ()
+
+    @property
+    def loop_count(self) -> int:
+        """Repetitions completed so far, an accepting one in progress included
+        (separators do not count)."""
+        item = self.state_machine.state_machine
+        done = sum(1 for child in self.history if child.state_machine is item)
+        active = self.sub_stepper
+        finished = active is not None and active.state_machine is item
+        return done + (1 if finished and active.has_reached_accept_state() else 0)
 
 
 class LoopStateMachine(_core.LoopStateMachine):
@@ -14,8 +32,10 @@ class LoopStateMachine(_core.LoopStateMachine):
     between repetitions; it does not count and is not part of the value.
     ``whitespace_separator=True`` (or the documented spelling
     ``whitespace_seperator=True``) uses ``WhitespaceStateMachine()`` as separator.
-    The loop is skippable when ``min_loop_count == 0``.
+    The loop is skippable when ``min_loop_count == 0`` (``is_optional`` is then ``True``).
     """
+
+    stepper_class: ClassVar[type[Stepper]] = LoopStepper
 
     def __init__(
         self,
@@ -40,6 +60,6 @@ class LoopStateMachine(_core.LoopStateMachine):
             min_loop_count=min_loop_count,
             max_loop_count=max_loop_count,
             separator=separator,
-            is_optional=is_optional,
+            is_optional=is_optional or min_loop_count == 0,
             identifier=identifier,
         )

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core import _core
 from pse_core._core import Stepper
 
 from pse.types._values import raw_or_none
+
+
+class PhraseStepper(Stepper):
+    """A position in a ``PhraseStateMachine``.
+
+    ``consumed_character_count`` characters of the phrase are matched.
+    """
+
+    __slots__ = ()
 
 
 class PhraseStateMachine(_core.PhraseStateMachine):
@@ -16,6 +25,8 @@ class PhraseStateMachine(_core.PhraseStateMachine):
     An empty phrase raises ``GrammarError`` (a ``ValueError``). The value is the
     text consumed so far.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = PhraseStepper
 
     def __init__(
         self,

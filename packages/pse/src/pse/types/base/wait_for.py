@@ -2,8 +2,25 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pse_core import _core
-from pse_core._core import StateMachine
+from pse_core._core import StateMachine, Stepper
+
+
+class WaitForStepper(Stepper):
+    """A position in a ``WaitFor``: the free text buffered, then the awaited machine."""
+
+    __slots__ = ()
+
+    @property
+    def buffer(self) -> str:
+        """The free text read before the awaited machine started."""
+        raw = self.get_raw_value()
+        target = self.state_machine.state_machine
+        started = [s for s in [*self.history, self.sub_stepper] if s is not None]
+        inner = "".join(s.get_raw_value() for s in started if s.state_machine is target)
+        return raw[: len(raw) - len(inner)]
 
 
 class WaitFor(_core.WaitFor):
@@ -16,6 +33,8 @@ class WaitFor(_core.WaitFor):
       ``strict=True``: a character that could start ``state_machine`` must
       start it, and if that match fails the whole path fails.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = WaitForStepper
 
     def __init__(
         self,

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 
-from pse.types.base.any import AnyStateMachine
+from pse.types.base.any import AnyStateMachine, AnyStepper
+
+
+class AnySchemaStepper(AnyStepper):
+    """A position in an ``AnySchemaStateMachine``: one sub-stepper per schema still possible."""
+
+    __slots__ = ()
 
 
 class AnySchemaStateMachine(AnyStateMachine):
@@ -17,6 +23,8 @@ class AnySchemaStateMachine(AnyStateMachine):
     ``AnySchemaStateMachine(schemas=[...], context={})``. The value is the
     parsed JSON of the alternative that matched.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = AnySchemaStepper
 
     def __init__(
         self,

@@ -10,10 +10,11 @@ matches, and the values used so far.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 
+from pse.types.array import ArrayStepper
 from pse.types.base.chain import ChainStateMachine
 from pse.types.base.loop import LoopStateMachine
 from pse.types.base.phrase import PhraseStateMachine
@@ -243,12 +244,20 @@ def build_array_graph(comp: Compiler, alt: ArrAlt, pointer: str = "") -> StateGr
     return _simple(comp, alt)
 
 
+class ArraySchemaStepper(ArrayStepper):
+    """A position in an ``ArraySchemaStateMachine``; the value is the ``list`` read so far."""
+
+    __slots__ = ()
+
+
 class ArraySchemaStateMachine(StateMachine):
     """A JSON array valid against a schema's array keywords.
 
     ``ArraySchemaStateMachine({"type": "array", "items": {"type": "string"}}, {})``.
     The value is the ``list`` (parsed from the text once complete).
     """
+
+    stepper_class: ClassVar[type[Stepper]] = ArraySchemaStepper
 
     def __init__(
         self,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 from pse_core._core import literal_dfa as native_literal_dfa
@@ -19,7 +19,7 @@ from pse_core._core import literal_dfa as native_literal_dfa
 from pse.types._values import children
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.json.string_set import string_set_machine
-from pse.types.key_value import KeyValueStateMachine
+from pse.types.key_value import KeyValueStateMachine, KeyValueStepper
 
 if TYPE_CHECKING:  # pse.automata is imported lazily
     from pse.automata.dfa import CpDfa
@@ -69,13 +69,23 @@ def lower_key(dfa: CpDfa, keyword: str) -> StateMachine:
     return lower_json_string(minimize(dfa), keyword).machine(0)
 
 
+class KeyValueSchemaStepper(KeyValueStepper):
+    """A position in a ``KeyValueSchemaStateMachine``."""
+
+    __slots__ = ()
+
+
 class KeyValueSchemaStateMachine(KeyValueStateMachine):
     """``key ws ":" ws value`` with a schema-compiled key and value.
 
     ``KeyValueSchemaStateMachine(prop_name, prop_schema, context)`` matches the
     property ``prop_name`` (any JSON spelling of it) with a value valid against
-    ``prop_schema``. The value is ``(key, value)``.
+    ``prop_schema``. The documented keywords ``property_name=`` and
+    ``property_schema=`` name the same two arguments; ``required=False`` makes
+    the pair optional (``is_optional``). The value is ``(key, value)``.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = KeyValueSchemaStepper
 
     def __init__(
         self,
@@ -86,9 +96,17 @@ class KeyValueSchemaStateMachine(KeyValueStateMachine):
         key_machine: StateMachine | None = None,
         value_machine: StateMachine | None = None,
         whitespace: StateMachine | None = None,
+        property_name: str | None = None,
+        property_schema: Any = None,
+        required: bool = True,
         **options: Any,
     ) -> None:
         from pse.types.json.compiler import compiler_for  # noqa: PLC0415
+
+        if property_name is not None:
+            prop_name = property_name
+        if property_schema is not None:
+            prop_schema = property_schema
 
         if value_machine is None or whitespace is None:
             comp = compiler_for(prop_schema, context, **options)
@@ -101,8 +119,10 @@ class KeyValueSchemaStateMachine(KeyValueStateMachine):
                 raise ValueError("give prop_name or key_machine")
             key_machine = name_machine(prop_name)
         self.prop_name = prop_name
+        self.required = required
         super().__init__(
-            [key_machine, whitespace, PhraseStateMachine(":"), whitespace, value_machine]
+            [key_machine, whitespace, PhraseStateMachine(":"), whitespace, value_machine],
+            is_optional=not required,
         )
 
     def stepper_value(self, stepper: Stepper) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 from pse_core.errors import SchemaError
@@ -11,7 +11,7 @@ from pse_core.errors import SchemaError
 from pse.types._values import parse_number
 from pse.types.json.compiler import Compiler, NeverStateMachine, compiler_for
 from pse.types.json.schema_ir import NumAlt, decimal_lcm
-from pse.types.number import NumberStateMachine
+from pse.types.number import NumberStateMachine, NumberStepper
 
 if TYPE_CHECKING:
     from pse.automata.dfa import CpDfa
@@ -93,12 +93,20 @@ def build_number(comp: Compiler, alt: NumAlt) -> StateMachine:
         raise comp.reraise(exc, "minimum", "") from exc
 
 
+class NumberSchemaStepper(NumberStepper):
+    """A position in a ``NumberSchemaStateMachine``."""
+
+    __slots__ = ()
+
+
 class NumberSchemaStateMachine(StateMachine):
     """A JSON number satisfying a schema's numeric keywords.
 
     ``NumberSchemaStateMachine({"type": "integer", "minimum": 0}, {})``. The
     value is the parsed number.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = NumberSchemaStepper
 
     def __init__(self, schema: dict[str, Any], context: Any = None, **options: Any) -> None:
         comp = compiler_for({"type": "number", **schema}, context, **options)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 from pse_core.errors import SchemaError
@@ -36,6 +36,7 @@ from pse.types.json.json_key_value import (
 )
 from pse.types.json.schema_ir import ObjAlt, ObjRule, StrAlt, Sub, obj_value
 from pse.types.json.string_set import string_set_machine
+from pse.types.object import ObjectStepper
 
 if TYPE_CHECKING:
     from pse_core._core import StateGraph
@@ -390,6 +391,12 @@ def build_object_graph(comp: Compiler, alt: ObjAlt, pointer: str = "") -> StateG
     return _GraphBuilder(comp, pieces, comp.options.ordered_properties, pointer).build()
 
 
+class ObjectSchemaStepper(ObjectStepper):
+    """A position in an ``ObjectSchemaStateMachine``; the value is the ``dict`` read so far."""
+
+    __slots__ = ()
+
+
 class ObjectSchemaStateMachine(StateMachine):
     """A JSON object valid against a schema's object keywords.
 
@@ -398,6 +405,8 @@ class ObjectSchemaStateMachine(StateMachine):
     schema's keywords, ``ordered_properties`` picks the property order mode.
     The value is the ``dict`` (parsed from the text read so far once complete).
     """
+
+    stepper_class: ClassVar[type[Stepper]] = ObjectSchemaStepper
 
     def __init__(
         self,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
 from pse_core.errors import SchemaError
@@ -13,7 +13,7 @@ from pse.types._values import decode_json_string
 from pse.types.json.compiler import Compiler, NeverStateMachine, compiler_for
 from pse.types.json.schema_ir import StrAlt
 from pse.types.json.string_set import string_set_machine
-from pse.types.string import StringStateMachine
+from pse.types.string import StringStateMachine, StringStepper
 
 if TYPE_CHECKING:
     from pse.automata.dfa import CpDfa
@@ -131,12 +131,20 @@ def build_string(comp: Compiler, alt: StrAlt) -> StateMachine:
         raise _reraised(comp, alt, exc) from exc
 
 
+class StringSchemaStepper(StringStepper):
+    """A position in a ``StringSchemaStateMachine``."""
+
+    __slots__ = ()
+
+
 class StringSchemaStateMachine(StateMachine):
     """A JSON string satisfying a schema's string keywords.
 
     ``StringSchemaStateMachine({"type": "string", "pattern": "^[a-z]+$"}, {})``.
     The value is the decoded string.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = StringSchemaStepper
 
     def __init__(self, schema: dict[str, Any], context: Any = None, **options: Any) -> None:
         comp = compiler_for({"type": "string", **schema}, context, **options)

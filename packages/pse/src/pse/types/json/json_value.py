@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core._core import RefStateMachine, StateMachine, Stepper
 
@@ -17,6 +17,12 @@ from pse.types.object import ObjectStateMachine
 from pse.types.string import StringStateMachine
 
 
+class JsonStepper(Stepper):
+    """A position in a ``JsonStateMachine``."""
+
+    __slots__ = ()
+
+
 class JsonStateMachine(StateMachine):
     """Matches one JSON value: object, array, string, ``null``, boolean or number.
 
@@ -24,6 +30,8 @@ class JsonStateMachine(StateMachine):
     ``RefStateMachine``), so construction is finite. The value is the Python
     value ``json.loads`` would give.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = JsonStepper
 
     def __init__(self, is_optional: bool = False, identifier: str | None = None) -> None:
         self_ref = RefStateMachine()

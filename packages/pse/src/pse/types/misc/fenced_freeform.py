@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core._core import Stepper
 
-from pse.types.base.encapsulated import EncapsulatedStateMachine
+from pse.types.base.encapsulated import EncapsulatedStateMachine, EncapsulatedStepper
 from pse.types.misc.freeform import FreeformStateMachine
+
+
+class FencedFreeformStepper(EncapsulatedStepper):
+    """A position in a ``FencedFreeformStateMachine``."""
+
+    __slots__ = ()
 
 
 class FencedFreeformStateMachine(EncapsulatedStateMachine):
@@ -26,6 +32,8 @@ class FencedFreeformStateMachine(EncapsulatedStateMachine):
     followed, and any of them reaching the end accepts. The value is the text
     between the fences.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = FencedFreeformStepper
 
     def __init__(
         self,

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pse_core._core import Stepper
 
 from pse.types._values import raw_or_none
-from pse.types.base.character import CharacterStateMachine
+from pse.types.base.character import CharacterStateMachine, CharacterStepper
+
+
+class FreeformStepper(CharacterStepper):
+    """A position in a ``FreeformStateMachine``; the value is the text itself."""
+
+    __slots__ = ()
 
 
 class FreeformStateMachine(CharacterStateMachine):
@@ -17,6 +23,8 @@ class FreeformStateMachine(CharacterStateMachine):
     ``blacklist_charset`` removes characters. The value is the text itself
     (never parsed as JSON).
     """
+
+    stepper_class: ClassVar[type[Stepper]] = FreeformStepper
 
     def __init__(
         self,

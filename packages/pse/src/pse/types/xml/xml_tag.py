@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from pse_core._core import Stepper
 from pse_core.errors import GrammarError
 
-from pse.types.base.chain import ChainStateMachine
+from pse.types.base.chain import ChainStateMachine, ChainStepper
 from pse.types.base.phrase import PhraseStateMachine
+
+
+class XMLTagStepper(ChainStepper):
+    """A position in an ``XMLTagStateMachine``."""
+
+    __slots__ = ()
+
+    def get_valid_continuations(self) -> list[str]:
+        """The rest of the whole tag, as one continuation."""
+        machine = self.state_machine
+        tag = f"{'</' if machine.closing_tag else '<'}{machine.tag_name}>"
+        raw = self.get_raw_value()
+        return [tag[len(raw) :]] if tag.startswith(raw) and raw != tag else []
 
 
 class XMLTagStateMachine(ChainStateMachine):
@@ -14,6 +30,8 @@ class XMLTagStateMachine(ChainStateMachine):
     The tag name is case-sensitive; attributes, whitespace inside the tag and
     self-closing tags are not supported. The value is the tag text.
     """
+
+    stepper_class: ClassVar[type[Stepper]] = XMLTagStepper
 
     def __init__(
         self,

@@ -36,6 +36,7 @@ from typing import Any
 from pse_core._core import StateMachine, Stepper
 from pse_core.errors import SchemaError
 
+from pse.types.base.encapsulated import encapsulate
 from pse.types.json.compiler import Compiler, NeverStateMachine, compiler_for
 
 _SCHEMA_HINTS = frozenset(
@@ -171,9 +172,22 @@ def schema_to_state_machine(structure: Any, **options: Any) -> StateMachine:
     )
 
 
-def json_schema_state_machine(schema: Any, **options: Any) -> StateMachine:
-    """Alias of ``schema_to_state_machine`` for JSON Schema dicts."""
-    return schema_to_state_machine(schema, **options)
+def json_schema_state_machine(
+    schema: Any,
+    delimiters: tuple[str, str] | None = None,
+    buffer_length: int = -1,
+    **options: Any,
+) -> tuple[Any, StateMachine]:
+    """The original helper: ``(json_schema, state_machine)`` for a schema source.
+
+    ``json_schema`` is the JSON Schema the source stands for (a list of them
+    for a list of sources; ``None`` for a ``StateMachine``); ``state_machine``
+    is ``schema_to_state_machine(schema, **options)`` placed in free text by
+    ``pse.types.base.encapsulated.encapsulate(..., delimiters, buffer_length)``.
+    """
+    machine = schema_to_state_machine(schema, **options)
+    json_schema = machine.schema if isinstance(machine, JsonSchemaStateMachine) else None
+    return json_schema, encapsulate(machine, delimiters, buffer_length)
 
 
 __all__ = [
