@@ -14,6 +14,7 @@ import sys
 
 from rich.console import Console
 from rich.logging import RichHandler
+from rich.markup import escape
 
 from agent.interface.setup_wizard import AgentConfig, run_wizard
 
@@ -29,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     add("--name", default="Proxy", help="the agent's name (default: Proxy)")
     add("--prompt", default="base", help="system prompt template (default: base)")
     add("--model", default=None, help="a local model directory (default: embedded SmolLM2)")
-    add("--frontend", default="torch", help="inference backend (default: torch)")
+    add("--frontend", default="torch", help="inference backend: torch or mlx (default: torch)")
     add("--message", action="append", help="a user message; repeat for several; then exit")
     add("--tools", nargs="+", default=None, help="tool names of agent/tools/ (default: all)")
     add("--python", action="store_true", help="enable the Python action state")
@@ -40,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     add("--no-force-planning", action="store_true", help="allow acting without planning")
     add("--character-max", type=int, default=None, help="characters per planning block")
     add("--max-steps", type=int, default=5, help="steps per message before waiting (5)")
-    add("--threads", type=int, default=None, help="CPU threads for torch")
+    add("--threads", type=int, default=None, help="CPU threads (torch frontend)")
     return parser
 
 
@@ -64,6 +65,8 @@ async def _run(config: AgentConfig, args: argparse.Namespace, console: Console) 
     from agent.interface.cli_interface import CLIInterface, ScriptedInterface  # noqa: PLC0415
     from agent.llm.local import LocalInference  # noqa: PLC0415
 
+    if args.threads and config.frontend != "torch":
+        raise ValueError(f"--threads applies to the torch frontend, not {config.frontend!r}")
     options = {"num_threads": args.threads} if args.threads else {}
     where = config.model_path or "the embedded SmolLM2-135M-Instruct"
     with console.status(f"Loading {where} with the {config.frontend} frontend ...") as status:
@@ -115,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         console.print("[dim]Bye.[/]")
         return 130
     except (FileNotFoundError, ValueError, RuntimeError, ImportError) as exc:
-        console.print(f"[bold red]Error:[/] {exc}")
+        console.print(f"[bold red]Error:[/] {escape(str(exc))}")  # "[mlx]" is not markup
         return 2
 
 

@@ -22,6 +22,7 @@ __all__ = ["FRONTENDS", "Frontend"]
 # name -> (module, class)
 FRONTENDS: dict[str, tuple[str, str]] = {
     "torch": ("agent.llm.frontend.torch", "TorchInference"),
+    "mlx": ("agent.llm.frontend.mlx", "MLXInference"),
 }
 
 

