@@ -196,3 +196,15 @@ def test_no_token_allowed_raises(smollm: tuple[Any, Any]) -> None:
     model.engine.configure(NAME_SCHEMA)
     with pytest.raises(NoValidTokenError, match="no token is allowed"):
         model.generate(model_sweep.chat_ids(tok, "Hi."), max_tokens=5)
+
+
+def test_load_pretrained_mixes_into_the_architecture_class(smollm: tuple[Any, Any]) -> None:
+    """Any mlx-lm model directory: here the embedded model's, found as mlx-lm's Llama."""
+    from mlx_lm.models import llama
+    from pse_mlx import PSEMLXMixin
+    from pse_mlx.model import load_pretrained, model_directory
+
+    model, tok = load_pretrained(model_directory(), dtype=mx.bfloat16)
+    assert isinstance(model, PSEMLXMixin) and isinstance(model, llama.Model)
+    ids = mx.array(model_sweep.chat_ids(tok, "Hi."))[None]
+    assert mx.array_equal(model(ids), smollm[0](ids)).item()

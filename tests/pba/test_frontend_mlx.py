@@ -2,16 +2,14 @@
 MLX, the prompt cache saved to and loaded from a file, and the clear error without MLX.
 
 The model tests need ``mlx``, ``mlx-lm`` and ``pse-mlx`` (``nox -s tests-mlx``); they
-skip elsewhere. The missing-MLX test runs everywhere: where MLX is installed it is
-hidden from a child process (``sys.modules["mlx"] = None`` makes its import fail).
+skip elsewhere. The missing-MLX tests run everywhere: where MLX is installed, the
+``without_mlx`` fixture hides it (``sys.modules["mlx"] = None`` makes its import fail).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -23,7 +21,6 @@ from agent.system.interaction import Interaction
 from agent.tools import Tool
 from pba.test_agent import assert_valid, make_agent
 
-HIDE_MLX = "import sys; sys.modules['mlx'] = None\n"
 NAME_SCHEMA = {
     "type": "object",
     "properties": {"name": {"type": "string", "maxLength": 12}},
@@ -32,47 +29,37 @@ NAME_SCHEMA = {
 }
 
 
-def _run_without_mlx(code: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", HIDE_MLX + code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "COLUMNS": "400"},
-    )
+@pytest.fixture
+def without_mlx(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Importing ``mlx`` (and so ``mlx.core``) fails, as where it is not installed."""
+    monkeypatch.setitem(sys.modules, "mlx", None)
+    monkeypatch.delitem(sys.modules, "agent.llm.frontend.mlx", raising=False)
 
 
+@pytest.mark.usefixtures("without_mlx")
 def test_without_mlx_the_error_names_the_extra() -> None:
+    from agent.llm.local import LocalInference
+
     assert FRONTENDS["mlx"] == ("agent.llm.frontend.mlx", "MLXInference")
-    run = _run_without_mlx(
-        "from agent.llm.local import LocalInference\n"
-        "try:\n"
-        "    LocalInference(frontend='mlx')\n"
-        "except ImportError as exc:\n"
-        "    print('ImportError:', exc)\n"
-    )
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("ImportError: the mlx frontend needs pse-mlx, mlx and mlx-lm")
-    assert "pip install 'proxy-base-agent[mlx]'" in run.stdout
+    with pytest.raises(ImportError) as raised:
+        LocalInference(frontend="mlx")
+    message = str(raised.value)
+    assert message.startswith("the mlx frontend needs pse-mlx, mlx and mlx-lm")
+    assert "pip install 'proxy-base-agent[mlx]'" in message
 
 
-def test_cli_without_mlx_reports_it_without_a_traceback() -> None:
-    run = _run_without_mlx(
-        "from agent.__main__ import main\n"
-        "sys.exit(main(['--frontend', 'mlx', '--message', 'hi']))\n"
-    )
-    assert run.returncode == 2, run.stdout + run.stderr
-    assert "Error:" in run.stdout and "proxy-base-agent[mlx]" in run.stdout
-    assert "Traceback" not in run.stdout + run.stderr
+@pytest.mark.usefixtures("without_mlx")
+def test_cli_without_mlx_reports_it_without_a_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent.__main__ import main
 
-
-def test_cli_refuses_torch_threads_for_mlx() -> None:
-    run = _run_without_mlx(
-        "from agent.__main__ import main\n"
-        "sys.exit(main(['--frontend', 'mlx', '--threads', '2', '--message', 'hi']))\n"
-    )
-    assert run.returncode == 2, run.stdout + run.stderr
-    assert "--threads applies to the torch frontend, not 'mlx'" in run.stdout
+    monkeypatch.setenv("COLUMNS", "400")
+    assert main(["--frontend", "mlx", "--message", "hi"]) == 2
+    out = capsys.readouterr().out
+    assert "Error:" in out and "proxy-base-agent[mlx]" in out and "Traceback" not in out
+    assert main(["--frontend", "mlx", "--threads", "2", "--message", "hi"]) == 2
+    assert "--threads applies to the torch frontend, not 'mlx'" in capsys.readouterr().out
 
 
 # ------------------------------------------------------------------ on the real model
