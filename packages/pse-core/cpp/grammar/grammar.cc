@@ -429,11 +429,17 @@ std::uint64_t Grammar::start_local(const ParseState& ps) const {
 std::uint64_t Grammar::hook_local(std::uint64_t local, std::int32_t cfg, std::uint8_t b) const {
   if (!(local >> 63)) {  // bash: the delimiter word of a heredoc start
     if (!config(cfg).capture) return 0;
-    std::uint64_t count = local >> 56 & 7;
-    if (b == '<' || b == '\'' || b == '"' || b == ' ' || b == '\t') return local;
-    if (b == '-' && count == 0 && !(local >> 60 & 1)) return local | 1ull << 60;
-    if (count == 7) return local | 1ull << 59;
-    return (local & ~(7ull << 56)) | (count + 1) << 56 | static_cast<std::uint64_t>(b) << (8 * count);
+    const auto node = static_cast<std::uint32_t>(local);
+    const bool single = local >> 61 & 1, dbl = local >> 59 & 1;
+    // `<<`, `-` and blanks before the word; quotes and backslashes only quote
+    // it (bash removes them); inside quotes every other byte is the word's.
+    if (b == '\'' && !dbl) return local ^ 1ull << 61;
+    if (b == '"' && !single) return local ^ 1ull << 59;
+    if (!single && !dbl) {
+      if (b == '<' || b == '\\' || b == ' ' || b == '\t') return local;
+      if (b == '-' && node == 0 && !(local >> 60 & 1)) return local | 1ull << 60;
+    }
+    return (local & ~0xFFFFFFFFull) | delimiter_node(node, b);
   }
   auto col = static_cast<std::uint32_t>(local);
   auto altcol = static_cast<std::uint32_t>(local >> 32 & 0x3FFFFFFF);
@@ -593,15 +599,33 @@ StatePtr Grammar::finish_bash(const ParseState& ps, const LexConfig& c, std::uin
     h.bodies = !h.heredocs.empty();
   } else {
     if (has(heredoc_start_)) {
-      const std::uint64_t count = local >> 56 & 7;
-      if (!(local >> 62) || count == 0 || (local >> 59 & 1)) return make_state(nullptr, h);
+      auto node = static_cast<std::uint32_t>(local);
+      if (!(local >> 62) || node == 0) return make_state(nullptr, h);
       std::string word;
-      for (std::uint64_t i = 0; i < count; ++i) word.push_back(static_cast<char>(local >> (8 * i) & 0xFF));
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (; node; node = delimiter_nodes_[node].first) word.push_back(static_cast<char>(delimiter_nodes_[node].second));
+      }
+      std::reverse(word.begin(), word.end());
       h.heredocs.emplace_back(std::move(word), (local >> 60 & 1) != 0);
     }
     if (has(newline_) && !h.heredocs.empty()) h.bodies = true;
   }
   return make_state(scan(ps.set, terms), std::move(h));
+}
+
+std::uint32_t Grammar::delimiter_node(std::uint32_t parent, std::uint8_t b) const {
+  const std::uint64_t key = static_cast<std::uint64_t>(parent) << 8 | b;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (delimiter_nodes_.empty()) delimiter_nodes_.emplace_back(0, 0);  // the empty word
+  auto [it, fresh] = delimiter_ids_.emplace(key, static_cast<std::uint32_t>(delimiter_nodes_.size()));
+  if (fresh) {
+    if (delimiter_nodes_.size() >= limits::kMaxLexerStates * 16ull)
+      throw GrammarError("heredoc delimiters read so far exceed " +
+                         std::to_string(limits::kMaxLexerStates * 16ull) + " bytes (16 x limits.kMaxLexerStates)");
+    delimiter_nodes_.emplace_back(parent, b);
+  }
+  return it->second;
 }
 
 std::uint16_t Grammar::heredoc_terminal(const std::string& delimiter, bool dash) const {

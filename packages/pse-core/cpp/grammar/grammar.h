@@ -181,10 +181,12 @@ class Grammar {
                       const std::array<std::uint64_t, 4>& forbid, bool fresh, std::int32_t home) const;
   static constexpr std::int32_t kSelf = -2;
   /// Lexer `local` of the hooks: bit 63, the python column (bits 0-31, tab
-  /// stops of 8; bits 32-61, tab stops of 1); bit 62, the bash
-  /// heredoc delimiter being read (up to 7 bytes, count in bits 56-58, bit 59
-  /// too long, bit 60 `<<-`).
+  /// stops of 8; bits 32-61, tab stops of 1); bit 62, the bash heredoc
+  /// delimiter being read (bits 0-31 its node in `delimiter_nodes_`, 0: none
+  /// yet; bit 60 `<<-`, bit 61 inside '...', bit 59 inside "...").
   std::uint64_t hook_local(std::uint64_t local, std::int32_t cfg, std::uint8_t b) const;
+  /// bash: the delimiter word `parent` + `b`, interned (a trie of the words read).
+  std::uint32_t delimiter_node(std::uint32_t parent, std::uint8_t b) const;
   /// The terminal of the heredoc body ending at `delimiter`, made on first use.
   std::uint16_t heredoc_terminal(const std::string& delimiter, bool dash) const;
   static bool is_token(TermRole role) { return role == TermRole::kNormal || role == TermRole::kHeredoc; }
@@ -225,6 +227,8 @@ class Grammar {
   mutable std::unordered_map<std::string, std::int32_t> expected_ids_;
   mutable std::unordered_map<std::uint64_t, std::int32_t> start_configs_;
   mutable std::unordered_map<std::string, std::uint16_t> heredoc_terms_;
+  mutable std::unordered_map<std::uint64_t, std::uint32_t> delimiter_ids_;
+  mutable std::vector<std::pair<std::uint32_t, std::uint8_t>> delimiter_nodes_;  ///< (parent, byte)
   mutable std::vector<std::unique_ptr<Terminal>> dynamic_;  ///< heredoc bodies
   mutable std::array<std::atomic<const Terminal*>, kMaxHeredocTerminals> dynamic_index_{};
   SetPtr initial_;
