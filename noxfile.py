@@ -588,12 +588,19 @@ def _install_mlx_adapter(session: nox.Session) -> None:
 
 @nox.session(name="tests-mlx", tags=["ci"])
 def tests_mlx(session: nox.Session) -> None:
-    """tests/mlx (real-model tests: two bench schemas, batch, streaming, budget, caches)
-    and the batch core's own tests; `-- -m "not model"` skips the model."""
+    """tests/mlx (real-model tests: two bench schemas, batch, streaming, budget, caches),
+    the batch core's own tests, the agent's MLX frontend (tests/pba/test_frontend_mlx.py)
+    and the docs' MLX example (the framework-adapters page of tests/docs; its other
+    frameworks' blocks report as skipped). `-- -m "not model"` skips the model;
+    `-- -m slow` is the full validity set (8 bench schemas, the MaskBench/BFCL sample)."""
     _install_mlx_adapter(session)
+    _install_wheel(session, "proxy-base-agent")
     session.install(*TEST_DEPS)
     args = session.posargs or ["-m", "not slow"]
-    session.run("python", "-m", "pytest", "tests/mlx", "tests/pse/test_batch.py", *args)
+    targets = ["tests/mlx", "tests/pse/test_batch.py", "tests/pba/test_frontend_mlx.py"]
+    session.run("python", "-m", "pytest", *targets, *args)
+    docs = ["tests/docs/test_examples.py", "-k", "framework-adapters", "-rs"]
+    session.run("python", "-m", "pytest", *docs, *session.posargs)
 
 
 @nox.session(name="bench-e2e-mlx")
@@ -718,3 +725,56 @@ def docs_examples(session: nox.Session) -> None:
     _install_wheel(session, "pgents", *constraint)
     session.install(*constraint, *TEST_DEPS)
     session.run("python", "-m", "pytest", "tests/docs", "-rs", *session.posargs)
+
+
+# ------------------------------------------------ hardening (sanitizers, fuzzing)
+#: What `sanitize` runs by default (CI): the native core's tests and the engine,
+#: budget, batch and JSON tests of pse, the paths where native memory is handled.
+#: `nox -s sanitize -- tests/core tests/pse` runs both folders whole (see
+#: docs/concepts/hardening.md for the time each takes).
+SANITIZE_TESTS = ["tests/core", "tests/pse/types/json", "tests/pse/test_structuring_engine.py",
+                  "tests/pse/test_budget.py", "tests/pse/test_batch.py", "tests/hardening"]
+
+
+def _libasan(session: nox.Session) -> str:
+    """The compiler's AddressSanitizer runtime, preloaded into an uninstrumented Python."""
+    compiler = os.environ.get("CXX", "c++")
+    out = str(session.run(compiler, "-print-file-name=libasan.so", silent=True, external=True))
+    path = out.strip().splitlines()[-1]
+    if not Path(path).is_absolute():
+        session.error(f"{compiler} has no libasan.so (AddressSanitizer runtime): got {path!r}")
+    return path
+
+
+@nox.session(tags=["ci"])
+def sanitize(session: nox.Session) -> None:
+    """pse-core built with AddressSanitizer + UndefinedBehaviorSanitizer (PSE_SANITIZE=ON),
+    then the tests in SANITIZE_TESTS (or the paths given) with libasan preloaded.
+
+    Any ASan report or UBSan finding aborts the run. Leak checking is off: CPython
+    frees little at exit; nanobind's report of native objects alive at exit is on
+    (PSE_LEAK_WARNINGS=1) and printed at the end.
+    """
+    session.install("scikit-build-core>=0.10", "nanobind>=2.4", "cmake", "ninja")
+    build_dir = Path(session.create_tmp()).resolve() / "pse-core-asan"
+    jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", "2")
+    session.install(
+        "--no-build-isolation",
+        f"-Cbuild-dir={build_dir}",
+        "-Ccmake.define.PSE_SANITIZE=ON",
+        str(CORE),
+        env={"CMAKE_BUILD_PARALLEL_LEVEL": jobs},
+    )
+    session.install(str(_wheel(session, "proxy-structuring-engine")), "hypothesis-jsonschema")
+    session.install(*TEST_DEPS)
+    env = {
+        "LD_PRELOAD": _libasan(session),
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:strict_string_checks=1"
+        ":detect_stack_use_after_return=1:check_initialization_order=1",
+        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+        "PYTHONMALLOC": "malloc",  # Python objects through ASan's allocator too
+        "PSE_LEAK_WARNINGS": "1",
+    }
+    targets = [] if session.posargs else SANITIZE_TESTS
+    session.run("python", "-m", "pytest", *targets, "-p", "no:cacheprovider", *session.posargs,
+                env=env)
