@@ -1,5 +1,7 @@
 #include "consume.h"
 
+#include "pse_core/external.h"
+
 namespace pse {
 
 void close_path(Runtime& rt, const Path& path, Positions& out) {
@@ -43,7 +45,9 @@ void feed(Runtime& rt, Positions start, std::string_view bytes, std::uint32_t ba
         for (auto [g, used] : rt.external_step(f, bytes.substr(k))) {
           rt.offset = base + static_cast<std::uint32_t>(k + used);
           if (k + used == bytes.size()) add_unique(result.full, g);
-          else rt.closure(rt.pop(g), levels[k + used]);
+          // It left the rest of the text: a step only when it completed.
+          else if (g->node->external->accepting(reinterpret_cast<void*>(g->local)))
+            rt.closure(rt.pop(g), levels[k + used]);
         }
         continue;
       }

@@ -249,7 +249,8 @@ void bind_stepper(nb::module_& m) {
           },
           nb::arg("decode_function"))
       .def_prop_rw("state_machine", readable("state_machine", &machine_of),
-                   writable("state_machine"))
+                   writable("state_machine"),
+                   nb::for_setter(nb::arg("value").none()))
       .def_prop_rw(
           "current_state",
           readable("current_state", [](const Stepper& s) { return from_key(s.current_state()); }),
@@ -268,14 +269,16 @@ void bind_stepper(nb::module_& m) {
                               auto t = s.target_state();
                               return t ? from_key(*t) : nb::none();
                             }),
-                   writable("target_state"))
+                   writable("target_state"),
+                   nb::for_setter(nb::arg("value").none()))
       .def_prop_rw("sub_stepper",
                    readable("sub_stepper",
                             [](const Stepper& s) -> nb::object {
                               auto sub = s.sub_stepper();
                               return sub ? wrap_stepper(*sub) : nb::none();
                             }),
-                   writable("sub_stepper"))
+                   writable("sub_stepper"),
+                   nb::for_setter(nb::arg("value").none()))
       .def_prop_rw(
           "history",
           readable("history", [](const Stepper& s) -> nb::object { return wrap_steppers(s.history()); }),
@@ -292,14 +295,16 @@ void bind_stepper(nb::module_& m) {
                               if (!s.is_root() || !s.path->remaining) return nb::none();
                               return to_text(*s.path->remaining);
                             }),
-                   writable("remaining_input"))
+                   writable("remaining_input"),
+                   nb::for_setter(nb::arg("value").none()))
       .def_prop_rw("_raw_value",
                    readable("_raw_value",
                             [](const Stepper& s) -> nb::object {
                               std::string raw = s.raw_value();
                               return raw.empty() ? nb::none() : nb::object(to_text(raw));
                             }),
-                   writable("_raw_value"))
+                   writable("_raw_value"),
+                   nb::for_setter(nb::arg("value").none()))
       .def(
           "step",
           [](nb::handle self, nb::handle new_value, nb::handle remaining_input) -> nb::object {

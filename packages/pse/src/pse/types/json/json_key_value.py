@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pse_core._core import StateMachine, Stepper
 from pse_core._core import literal_dfa as native_literal_dfa
 
-from pse.types._values import children
+from pse.types._values import children, is_machine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.json.string_set import string_set_machine
 from pse.types.key_value import KeyValueStateMachine, KeyValueStepper
@@ -134,7 +134,7 @@ class KeyValueSchemaStateMachine(KeyValueStateMachine):
                 key = json.loads(kids[0].get_raw_value())
             except ValueError:
                 key = self.prop_name
-        if len(kids) >= 5:
+        if len(kids) > 1 and is_machine(kids[-1].state_machine, self.state_machines[-1]):
             value = kids[-1].get_current_value()
         return (key, value)
 
