@@ -1,13 +1,17 @@
 #include "pse_core/engine.h"
 
 #include <algorithm>
+#include <exception>
+#include <unordered_set>
 
 #include "consume.h"
 #include "pse_core/completion.h"
 #include "mask.h"
+#include "nodes/leaf.h"
 #include "pse_core/errors.h"
 #include "pse_core/stepper_delta.h"
 #include "support/bitset.h"
+#include "support/parallel.h"
 
 namespace pse {
 
@@ -24,6 +28,31 @@ std::optional<std::size_t> completion_size(const Vocabulary& vocab,
   if (n == 0) return std::nullopt;
   return n;
 }
+}  // namespace
+
+namespace {
+
+/// Compute the derived facts a mask reads lazily (nullable, leaf classes, a
+/// buffer's first bytes) for every node below `node`, so that fills on several
+/// threads only read them; returns how the machine may be shared.
+Engine::Sharing settle(const StateMachine* node, std::unordered_set<const StateMachine*>& seen) {
+  using Sharing = Engine::Sharing;
+  if (!node || !seen.insert(node).second) return Sharing::kParallel;
+  if (node->external) return Sharing::kPython;
+  Sharing worst = node->kind == Kind::kGrammar ? Sharing::kSerial : Sharing::kParallel;
+  auto visit = [&](const StateMachine* child) { worst = std::max(worst, settle(child, seen)); };
+  for (const auto& st : node->states)
+    for (const auto& e : st.edges) visit(e.machine.get());
+  visit(node->child.get());
+  visit(node->separator.get());
+  visit(node->ref_next());
+  if (worst == Sharing::kPython) return worst;  // never stepped off the GIL: leave it lazy
+  node->nullable();
+  if (node->kind == Kind::kWaitFor && node->child) node->child->resolve()->first_bytes();
+  if (leaf::is_leaf(node->kind) || node->kind == Kind::kWaitFor) node->leaf_class();
+  return worst;
+}
+
 }  // namespace
 
 PathPtr start_path(const SMPtr& machine, std::int32_t state, bool raw) {
@@ -44,10 +73,47 @@ Engine::Engine(VocabPtr v, bool multi, int max_resample)
 void Engine::set_state_machine(SMPtr machine) {
   machine_ = std::move(machine);
   reset(false);
+  update_sharing();
+}
+
+void Engine::set_paths(std::vector<PathPtr> paths) {
+  paths_ = std::move(paths);
+  update_sharing();
+}
+
+void Engine::update_sharing() {
+  std::unordered_set<const StateMachine*> seen;
+  sharing_ = settle(machine_.get(), seen);
+  for (const PathPtr& p : paths_) sharing_ = std::max(sharing_, settle(p->machine.get(), seen));
+}
+
+std::vector<MaskStatus> fill_masks(const std::vector<Engine*>& engines,
+                                   const std::vector<std::uint32_t*>& rows, std::size_t words,
+                                   std::size_t threads) {
+  std::vector<MaskStatus> out(engines.size());
+  std::vector<std::exception_ptr> errors(engines.size());
+  std::vector<std::size_t> parallel, serial;
+  for (std::size_t i = 0; i < engines.size(); ++i)
+    (engines[i]->sharing() == Engine::Sharing::kParallel ? parallel : serial).push_back(i);
+  auto fill = [&](std::size_t i) {
+    try {
+      out[i] = engines[i]->fill_mask(rows[i], words);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  };
+  parallel_for(parallel.size(), threads, [&](std::size_t k) { fill(parallel[k]); });
+  for (std::size_t i : serial) fill(i);
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return out;
 }
 
 void Engine::reset(bool hard) {
-  if (hard) machine_.reset();
+  if (hard) {
+    machine_.reset();
+    sharing_ = Sharing::kParallel;
+  }
   paths_.clear();
   if (machine_) paths_.push_back(start_path(machine_));
 }

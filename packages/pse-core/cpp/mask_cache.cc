@@ -45,7 +45,91 @@ struct Builder {
   }
 };
 
+/// Walks a JSON string leaf without length bounds, recording for each token
+/// the room (characters past the current count) the bounds must leave, and
+/// for tokens that close the string the characters it holds by then.
+struct StringWalker {
+  const std::vector<TrieMap::Node>& nodes;
+  const TrieMap& trie;
+  std::vector<std::pair<std::int32_t, MaskCache::StringProfile::Need>> ids;
+  std::vector<std::pair<std::uint32_t, MaskCache::StringProfile::Need>> exits;
+
+  void walk(std::uint32_t u, std::int32_t state, std::uint64_t local, std::uint32_t room) {
+    using json_string::count;
+    for (std::uint32_t c = u + 1; c < nodes[u].end; c = nodes[c].end) {
+      const std::uint8_t b = nodes[c].byte;
+      std::int32_t s = state;
+      std::uint64_t l = local;
+      if (!json_string::step_within(0, UINT32_MAX, s, l, b)) continue;
+      // A byte that a maximum of count() characters refuses needs one more.
+      std::int32_t ts = state;
+      std::uint64_t tl = local;
+      std::uint32_t r = room;
+      if (!json_string::step_within(0, count(local), ts, tl, b)) r = std::max(r, count(local) + 1);
+      const bool closed = s == json_string::kClosed;
+      MaskCache::StringProfile::Need need{r, count(local), closed};
+      const TrieMap::Node& n = nodes[c];
+      for (const std::int32_t* id = trie.ids(n); id != trie.ids(n) + (n.ids_end - n.ids_begin); ++id)
+        ids.emplace_back(*id, need);
+      if (closed) {  // the string is over: the rest of a token goes below
+        for (std::uint32_t d = c + 1; d < n.end; d = nodes[d].end) exits.emplace_back(d, need);
+        continue;
+      }
+      if (n.end > c + 1) walk(c, s, l, r);
+    }
+  }
+};
+
 }  // namespace
+
+const MaskCache::StringProfile& MaskCache::string_profile(const Key& key, const TrieMap& trie,
+                                                          std::size_t vocab_size) {
+  // Bounds and count are not part of the profile: only the state, the partial
+  // character or escape (local's high half) and the trie node.
+  Key pkey{0, key.local & 0xFFFFFFFF00000000ull, key.state, key.kind, key.root};
+  auto [it, fresh] = string_profiles_.try_emplace(pkey, nullptr);
+  if (!fresh) return *it->second;
+  StringWalker w{trie.nodes(), trie, {}, {}};
+  w.walk(key.root, key.state, pkey.local, 0);
+  auto p = std::make_unique<StringProfile>();
+  // Open tokens first, by room (a counting sort: rooms are below the span),
+  // then the closing ones in trie order.
+  std::vector<std::size_t> slot;
+  for (const auto& [id, need] : w.ids) {
+    if (need.closed) continue;
+    if (slot.size() <= need.room + 1) slot.resize(need.room + 2, 0);
+    ++slot[need.room + 1];
+    ++p->open;
+  }
+  for (std::size_t r = 1; r < slot.size(); ++r) slot[r] += slot[r - 1];
+  p->ids.resize(w.ids.size());
+  p->id_needs.resize(w.ids.size());
+  p->open_dense.assign((vocab_size + 31) / 32, 0);
+  std::size_t closed_at = p->open;
+  for (const auto& [id, need] : w.ids) {
+    const std::size_t at = need.closed ? closed_at++ : slot[need.room]++;
+    p->ids[at] = id;
+    p->id_needs[at] = need;
+    if (!need.closed) p->open_dense[id >> 5] |= 1u << (id & 31);
+  }
+  const auto& nodes = trie.nodes();
+  std::stable_sort(w.exits.begin(), w.exits.end(), [&](const auto& x, const auto& y) {
+    return nodes[x.first].byte < nodes[y.first].byte;
+  });
+  for (const auto& [node, need] : w.exits) {
+    p->exit_nodes.push_back(node);
+    p->exit_needs.push_back(need);
+  }
+  it->second = std::move(p);
+  return *it->second;
+}
+
+void MaskCache::prepare_strings(const TrieMap& trie, std::size_t vocab_size) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::int32_t kind = static_cast<std::int32_t>(Kind::kString);
+  for (std::int32_t state : {json_string::kOpen, json_string::kContent})
+    string_profile(Key{0, 0, state, kind, 0}, trie, vocab_size);
+}
 
 std::size_t MaskEntry::bytes() const {
   return dense.size() * 4 + sparse.size() * 4 + exit_offsets.size() * 4 + exit_nodes.size() * 4 +
@@ -71,38 +155,81 @@ const MaskEntry& MaskCache::get(const Key& key, const Frame& leaf, const TrieMap
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(key);
   if (it != entries_.end()) return *it->second;
+  return *entries_.emplace(key, build(key, leaf, trie, vocab_size)).first->second;
+}
 
-  Builder b{leaf, trie.nodes(), trie, {}, {}, {}};
-  b.walk(key.root, leaf.state, leaf.local);
+std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
+                                            const TrieMap& trie, std::size_t vocab_size) {
   auto entry = std::make_unique<MaskEntry>();
-  if (b.inside.size() * limits::kSparseDivisor > vocab_size) {
-    entry->dense.assign((vocab_size + 31) / 32, 0);
-    for (std::int32_t id : b.inside) entry->dense[id >> 5] |= 1u << (id & 31);
-  } else {
-    entry->sparse = std::move(b.inside);
-  }
   const auto& nodes = trie.nodes();
-  std::sort(b.lexer_exits.begin(), b.lexer_exits.end(), [&](const auto& x, const auto& y) {
-    if (x.state != y.state) return x.state < y.state;
-    if (x.local != y.local) return x.local < y.local;
-    if (x.extends != y.extends) return y.extends;
-    if (nodes[x.node].byte != nodes[y.node].byte) return nodes[x.node].byte < nodes[y.node].byte;
-    return x.node < y.node;
-  });
-  entry->lexer_exits = std::move(b.lexer_exits);
+  const std::size_t words = (vocab_size + 31) / 32;
+  std::array<std::vector<std::uint32_t>, 256> exits;
+  if (leaf.kind == Kind::kString) {
+    // Filter the bound-free profile: tokens within the room left, closing
+    // ones only once the minimum length is reached.
+    const StringProfile& p = string_profile(key, trie, vocab_size);
+    const std::uint32_t need = static_cast<std::uint32_t>(key.local & 0xFFFF);
+    const std::uint32_t room = static_cast<std::uint32_t>((key.local >> 16) & 0xFFFF);
+    auto fits = [&](const StringProfile::Need& n) {
+      return n.room <= room && (!n.closed || n.count >= need);
+    };
+    const auto open_end = p.id_needs.begin() + static_cast<std::ptrdiff_t>(p.open);
+    const std::size_t open = static_cast<std::size_t>(
+        std::upper_bound(p.id_needs.begin(), open_end, room,
+                         [](std::uint32_t r, const StringProfile::Need& n) { return r < n.room; }) -
+        p.id_needs.begin());
+    std::size_t inside = open;
+    for (std::size_t i = p.open; i < p.ids.size(); ++i) inside += fits(p.id_needs[i]);
+    if (inside * limits::kSparseDivisor > vocab_size) {
+      if (2 * open > p.open) {  // most open tokens fit: clear the few that do not
+        entry->dense = p.open_dense;
+        for (std::size_t i = open; i < p.open; ++i)
+          entry->dense[p.ids[i] >> 5] &= ~(1u << (p.ids[i] & 31));
+      } else {
+        entry->dense.assign(words, 0);
+        for (std::size_t i = 0; i < open; ++i) entry->dense[p.ids[i] >> 5] |= 1u << (p.ids[i] & 31);
+      }
+      for (std::size_t i = p.open; i < p.ids.size(); ++i)
+        if (fits(p.id_needs[i])) entry->dense[p.ids[i] >> 5] |= 1u << (p.ids[i] & 31);
+    } else {
+      entry->sparse.assign(p.ids.begin(), p.ids.begin() + static_cast<std::ptrdiff_t>(open));
+      for (std::size_t i = p.open; i < p.ids.size(); ++i)
+        if (fits(p.id_needs[i])) entry->sparse.push_back(p.ids[i]);
+    }
+    for (std::size_t i = 0; i < p.exit_nodes.size(); ++i)
+      if (fits(p.exit_needs[i])) exits[nodes[p.exit_nodes[i]].byte].push_back(p.exit_nodes[i]);
+  } else {
+    Builder b{leaf, nodes, trie, {}, {}, {}};
+    b.walk(key.root, leaf.state, leaf.local);
+    if (b.inside.size() * limits::kSparseDivisor > vocab_size) {
+      entry->dense.assign(words, 0);
+      for (std::int32_t id : b.inside) entry->dense[id >> 5] |= 1u << (id & 31);
+    } else {
+      entry->sparse = std::move(b.inside);
+    }
+    std::sort(b.lexer_exits.begin(), b.lexer_exits.end(), [&](const auto& x, const auto& y) {
+      if (x.state != y.state) return x.state < y.state;
+      if (x.local != y.local) return x.local < y.local;
+      if (x.extends != y.extends) return y.extends;
+      if (nodes[x.node].byte != nodes[y.node].byte) return nodes[x.node].byte < nodes[y.node].byte;
+      return x.node < y.node;
+    });
+    entry->lexer_exits = std::move(b.lexer_exits);
+    exits = std::move(b.exits);
+  }
   std::size_t total = 0;
-  for (const auto& e : b.exits) total += e.size();
+  for (const auto& e : exits) total += e.size();
   if (total) {
     entry->exit_offsets.resize(257);
     entry->exit_nodes.reserve(total);
     for (int byte = 0; byte < 256; ++byte) {
       entry->exit_offsets[byte] = static_cast<std::uint32_t>(entry->exit_nodes.size());
-      if (!b.exits[byte].empty()) entry->exit_bytes.push_back(static_cast<std::uint8_t>(byte));
-      entry->exit_nodes.insert(entry->exit_nodes.end(), b.exits[byte].begin(), b.exits[byte].end());
+      if (!exits[byte].empty()) entry->exit_bytes.push_back(static_cast<std::uint8_t>(byte));
+      entry->exit_nodes.insert(entry->exit_nodes.end(), exits[byte].begin(), exits[byte].end());
     }
     entry->exit_offsets[256] = static_cast<std::uint32_t>(entry->exit_nodes.size());
   }
-  return *entries_.emplace(key, std::move(entry)).first->second;
+  return entry;
 }
 
 std::size_t MaskCache::entries() const {

@@ -5,9 +5,11 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <unordered_set>
 
 #include "bindings.h"
 #include "pse_core/engine.h"
@@ -30,13 +32,26 @@ std::uint32_t* words_of(Bitmask& a, std::size_t& words) {
 template <class T>
 void mask_rows(T* logits, std::size_t rows, std::size_t cols, const std::uint32_t* bits,
                std::size_t bit_rows, std::size_t words, T minus_inf) {
+  // Word by word: a word of 32 allowed tokens is skipped, a word of none is
+  // filled, only mixed words test bits one by one.
+  const std::size_t covered = std::min(cols, words * 32);
   for (std::size_t r = 0; r < rows; ++r) {
     const std::uint32_t* row_bits = bits + (bit_rows == 1 ? 0 : r) * words;
     T* row = logits + r * cols;
-    for (std::size_t j = 0; j < cols; ++j) {
-      std::size_t w = j >> 5;
-      if (w >= words || !((row_bits[w] >> (j & 31)) & 1u)) row[j] = minus_inf;
+    std::size_t j = 0;
+    for (; j + 32 <= covered; j += 32) {
+      const std::uint32_t w = row_bits[j >> 5];
+      if (w == 0xFFFFFFFFu) continue;
+      if (w == 0) {
+        std::fill(row + j, row + j + 32, minus_inf);
+        continue;
+      }
+      for (std::uint32_t k = 0; k < 32; ++k)
+        if (!((w >> k) & 1u)) row[j + k] = minus_inf;
     }
+    for (; j < covered; ++j)
+      if (!((row_bits[j >> 5] >> (j & 31)) & 1u)) row[j] = minus_inf;
+    std::fill(row + covered, row + cols, minus_inf);  // columns past the bitmask
   }
 }
 
@@ -204,6 +219,51 @@ void bind_engine(nb::module_& m) {
             return e.consume_text(to_bytes(text), healing);
           },
           nb::arg("text"), nb::arg("token_healing") = true);
+
+  m.def(
+      "fill_masks",
+      [](const std::vector<Engine*>& engines, Bitmask out, const std::vector<std::size_t>& rows,
+         std::size_t threads) {
+        if (engines.size() != rows.size())
+          throw nb::value_error("fill_masks needs one bitmask row per engine");
+        if (out.ndim() != 2) throw nb::type_error("the bitmask must be 2-D: (rows, words)");
+        std::size_t total;
+        std::uint32_t* bits = words_of(out, total);
+        const std::size_t words = out.shape(1);
+        std::vector<std::uint32_t*> targets;
+        std::vector<bool> used(out.shape(0), false);
+        for (std::size_t r : rows) {
+          if (r >= out.shape(0))
+            throw nb::index_error(("bitmask row " + std::to_string(r) + " is out of range").c_str());
+          if (used[r]) throw nb::value_error("fill_masks was given the same bitmask row twice");
+          used[r] = true;
+          targets.push_back(bits + r * words);
+        }
+        std::unordered_set<const Engine*> seen;
+        bool python = false;
+        for (const Engine* e : engines) {
+          if (!e) throw nb::type_error("fill_masks needs Engine objects, not None");
+          if (!seen.insert(e).second) throw nb::value_error("fill_masks was given an engine twice");
+          python |= e->sharing() == Engine::Sharing::kPython;
+        }
+        std::vector<MaskStatus> status;
+        if (python) {  // a Python-defined node steps only with the GIL held
+          status = fill_masks(engines, targets, words, 1);
+        } else {
+          nb::gil_scoped_release release;
+          status = fill_masks(engines, targets, words, threads);
+        }
+        nb::list result;
+        for (const MaskStatus& s : status) result.append(nb::make_tuple(s.allowed, s.only_end));
+        return result;
+      },
+      nb::arg("engines"), nb::arg("out"), nb::arg("rows"), nb::arg("threads") = 0,
+      "Fill the masks of many engines in one call: engines[i] fills out[rows[i]]. Returns "
+      "[(allowed, only_end)] as Engine.fill_mask does, per engine. Engines with only native "
+      "machines fill in parallel on up to `threads` threads (0: one per CPU) with the GIL "
+      "released; grammars fill one at a time, still without the GIL; if any engine has a "
+      "Python-defined machine, the whole call runs on this thread with the GIL held. Each "
+      "engine and each row at most once; overridden fill_bitmask methods are not called.");
 
   m.def("apply_token_bitmask_inplace", &apply_token_bitmask_inplace, nb::arg("logits"),
         nb::arg("bitmask"), "Set the logits of disallowed tokens to -inf, in place.");

@@ -34,7 +34,9 @@ inline int hex_value(std::uint8_t b) {
   return -1;
 }
 
-inline bool step(const StateMachine& n, std::int32_t& state, std::uint64_t& local, std::uint8_t b) {
+/// One byte, with the length bounds given (`step` uses the node's own).
+inline bool step_within(std::uint32_t min_length, std::uint32_t max_length, std::int32_t& state,
+                        std::uint64_t& local, std::uint8_t b) {
   std::uint32_t c = count(local);
   bool high = local & kHigh;
   switch (state) {
@@ -44,16 +46,16 @@ inline bool step(const StateMachine& n, std::int32_t& state, std::uint64_t& loca
       return true;
     case kContent:
       if (b == '"') {
-        if (c < n.min_length) return false;
+        if (c < min_length) return false;
         state = kClosed;
         return true;
       }
       if (b == '\\') {
-        if (c >= n.max_length && !high) return false;
+        if (c >= max_length && !high) return false;
         state = kEscape;
         return true;
       }
-      if (b < 0x20 || c >= n.max_length) return false;
+      if (b < 0x20 || c >= max_length) return false;
       if (b < 0x80) {
         local = pack(c + 1, 0, false);
         return true;
@@ -82,7 +84,7 @@ inline bool step(const StateMachine& n, std::int32_t& state, std::uint64_t& loca
     case kEscape:
       switch (b) {
         case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
-          if (c >= n.max_length) return false;
+          if (c >= max_length) return false;
           state = kContent;
           local = pack(c + 1, 0, false);
           return true;
@@ -106,7 +108,7 @@ inline bool step(const StateMachine& n, std::int32_t& state, std::uint64_t& loca
       if (high && low) {  // second half of a surrogate pair: one code point in all
         local = pack(c, 0, false);
       } else {
-        if (c >= n.max_length) return false;
+        if (c >= max_length) return false;
         local = pack(c + 1, 0, acc >= 0xD800 && acc <= 0xDBFF);
       }
       state = kContent;
@@ -115,6 +117,10 @@ inline bool step(const StateMachine& n, std::int32_t& state, std::uint64_t& loca
     default:
       return false;
   }
+}
+
+inline bool step(const StateMachine& n, std::int32_t& state, std::uint64_t& local, std::uint8_t b) {
+  return step_within(n.min_length, n.max_length, state, local, b);
 }
 
 inline bool accepting(const StateMachine&, std::int32_t state, std::uint64_t) {

@@ -39,7 +39,7 @@ class Engine {
   /// Set the grammar (null clears it) and start over.
   void set_state_machine(SMPtr machine);
   const std::vector<PathPtr>& paths() const { return paths_; }
-  void set_paths(std::vector<PathPtr> paths) { paths_ = std::move(paths); }
+  void set_paths(std::vector<PathPtr> paths);
   void reset(bool hard);
 
   void set_whitelist(const std::vector<std::int32_t>& ids);
@@ -51,6 +51,13 @@ class Engine {
   std::size_t fill_bitmask(std::uint32_t* out, std::size_t words);
   /// fill_bitmask, also telling whether only end tokens are left.
   MaskStatus fill_mask(std::uint32_t* out, std::size_t words);
+  /// How fill_mask may run beside other engines' fills (see fill_masks).
+  enum class Sharing : std::uint8_t {
+    kParallel,  ///< native nodes only: any thread, beside other engines
+    kSerial,    ///< a grammar node (its scan memo is per grammar): one at a time, no GIL
+    kPython,    ///< a Python-defined node: only with the GIL held
+  };
+  Sharing sharing() const { return sharing_; }
   bool is_token_allowed(std::int32_t id) const;
   /// Advance on a sampled token. Returns the ids to emit: the token itself,
   /// plus the forced continuation when multi-token sampling is on.
@@ -80,13 +87,26 @@ class Engine {
   void extend_forced(std::int32_t id, std::vector<std::int32_t>& emitted);
   std::string forced_bytes() const;
 
+  void update_sharing();
+
   SMPtr machine_;
   std::vector<PathPtr> paths_;
+  Sharing sharing_ = Sharing::kParallel;
   std::vector<bool> whitelist_;
   std::vector<std::int32_t> whitelist_ids_;
   std::shared_ptr<Arena> scratch_ = std::make_shared<Arena>();
   std::shared_ptr<MaskComputer> masker_;  ///< built on the first mask
 };
+
+/// Fill the masks of many engines in one call: engine i fills the `words`
+/// words at `rows[i]`. Engines whose machines are native (Sharing::kParallel)
+/// run on up to `threads` threads (0: one per hardware thread); the others run
+/// one after another on the calling thread. Each engine must appear at most
+/// once. The caller holds no lock a Python-defined node needs (the GIL) only
+/// when no engine is Sharing::kPython. Rethrows the first row's error.
+std::vector<MaskStatus> fill_masks(const std::vector<Engine*>& engines,
+                                   const std::vector<std::uint32_t*>& rows, std::size_t words,
+                                   std::size_t threads);
 
 /// A fresh path at the start of `machine` (or at graph state `state`). `raw`:
 /// the root uses the machine's own kind even if an external stepper overrides it.

@@ -57,10 +57,37 @@ class MaskCache {
                        std::size_t vocab_size);
   std::size_t entries() const;
   std::size_t bytes() const;
+  /// Walk the vocabulary once for the JSON string leaf (before and inside the
+  /// quotes, at a token boundary), so that no schema's first mask pays for it.
+  void prepare_strings(const TrieMap& trie, std::size_t vocab_size);
+
+  /// A JSON string leaf's tokens from one (state, trie node), walked once
+  /// without length bounds and tagged with what the bounds must allow; the
+  /// entry of every (minLength, maxLength, count) is filtered from it.
+  struct StringProfile {
+    /// What a token or exit needs: room for `room` more characters, and
+    /// (closed: it holds the closing quote) `count` >= the characters still needed.
+    struct Need {
+      std::uint32_t room;
+      std::uint32_t count;
+      bool closed;
+    };
+    std::vector<std::int32_t> ids;   ///< tokens the leaf consumes whole, open ones first by room
+    std::vector<Need> id_needs;      ///< parallel to `ids`
+    std::size_t open = 0;            ///< ids[0, open) stay inside the string
+    std::vector<std::uint32_t> open_dense;  ///< bitmask of ids[0, open)
+    std::vector<std::uint32_t> exit_nodes;  ///< after a closing quote, by byte then node
+    std::vector<Need> exit_needs;           ///< parallel to `exit_nodes`
+  };
 
  private:
+  std::unique_ptr<MaskEntry> build(const Key& key, const Frame& leaf, const TrieMap& trie,
+                                   std::size_t vocab_size);
+  const StringProfile& string_profile(const Key& key, const TrieMap& trie, std::size_t vocab_size);
+
   mutable std::mutex mutex_;
   std::unordered_map<Key, std::unique_ptr<MaskEntry>, KeyHash> entries_;
+  std::unordered_map<Key, std::unique_ptr<StringProfile>, KeyHash> string_profiles_;
 };
 
 }  // namespace pse

@@ -315,6 +315,15 @@ class Engine:
     def completion_length_after(self, token_id: int) -> int | None: ...
 
 def apply_token_bitmask_inplace(logits: NDArray[Any], bitmask: NDArray[np.int32]) -> None: ...
+def fill_masks(
+    engines: Sequence[Engine], out: NDArray[np.int32], rows: Sequence[int], threads: int = 0
+) -> list[tuple[int, bool]]:
+    """Fill the masks of many engines in one call: ``engines[i]`` fills ``out[rows[i]]``.
+
+    Native machines fill in parallel threads with the GIL released; grammars one
+    at a time without the GIL; any Python-defined machine runs the whole call on
+    this thread with the GIL held. Overridden ``fill_bitmask`` methods are not called.
+    """
 def number_dfa(
     bounds: Sequence[tuple[str, int]],
     multiple_p: int,

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from pse_core._core import Engine
+from pse_core._core import Engine, fill_masks
 from pse_core.errors import BudgetError, NoValidTokenError, SamplingError, TokenRejectedError
 
 from pse.arrays import exclude_token, to_numpy
@@ -264,6 +264,7 @@ class EngineBatch:
         Raises:
             NoValidTokenError: a row allows no token at all.
         """
+        unfilled = []
         for row in rows:
             words = self.bitmask[row]
             pending = self.pending[row]
@@ -272,9 +273,12 @@ class EngineBatch:
                 token = pending[0]
                 words.view(np.uint32)[token >> 5] = np.uint32(1 << (token & 31))
                 self._filled[row] = False  # overwritten: refill once the queue is drained
+            elif not self._filled[row]:
+                unfilled.append(row)
+        self._fill_engines(unfilled)
+        for row in rows:
+            if self.pending[row]:
                 continue
-            if not self._filled[row]:
-                self._allowed[row], self._only_end[row] = self._fill_engine(row)
             self._filled[row] = False  # the next step needs a new mask
             if self._allowed[row] == 0:
                 raise NoValidTokenError(
@@ -286,6 +290,19 @@ class EngineBatch:
         """``row``'s structure is complete with only end tokens (EOS, whitelisted)
         left, as of its last filled mask."""
         return self._only_end[row]
+
+    def _fill_engines(self, rows: list[int]) -> None:
+        """Fill the engines' masks of ``rows``: several native engines in one
+        ``fill_masks`` call (parallel threads, the GIL released), else row by row."""
+        if len(rows) > 1 and not self._custom and self.bitmask.flags.c_contiguous:
+            engines = [self.engines[row] for row in rows]
+            for row, (allowed, only_end) in zip(
+                rows, fill_masks(engines, self.bitmask, rows), strict=True
+            ):
+                self._allowed[row], self._only_end[row] = int(allowed), bool(only_end)
+            return
+        for row in rows:
+            self._allowed[row], self._only_end[row] = self._fill_engine(row)
 
     def _fill_engine(self, row: int) -> tuple[int, bool]:
         engine = self.engines[row]

@@ -20,7 +20,7 @@ from pse_core._core import Engine, StateMachine, Stepper, apply_token_bitmask_in
 from pse_core.errors import NoValidTokenError
 
 from pse.arrays import array_type_of, mask_logits, token_ids
-from pse.batch import StockLoop, choose_token
+from pse.batch import StockLoop, _custom_fill, choose_token
 from pse.types.base.encapsulated import encapsulate
 from pse.vocabulary import load_vocabulary
 
@@ -143,9 +143,7 @@ class StructuringEngine(Engine):
         if self.state_machine is None:  # nothing configured: no constraint
             return work
         if input_ids is None:
-            mask = self.token_bitmask(shape[-1])
-            if not mask.any():
-                raise NoValidTokenError("no token is allowed by the structure at this step")
+            mask = self._step_bitmask(shape[-1])
         else:
             rows = shape[0] if len(shape) == 2 else 1
             batch, _ = self._stock_loop().masks(input_ids, rows)
@@ -162,6 +160,29 @@ class StructuringEngine(Engine):
         if loop is None:
             loop = self._pse_stock_loop = StockLoop(self)
         return loop
+
+    def _step_bitmask(self, width: int) -> NDArray[np.int32]:
+        """The current mask for ``width`` logit columns, in a buffer reused across
+        steps (no allocation per step); like :meth:`token_bitmask` otherwise.
+
+        Raises:
+            NoValidTokenError: no token at all is allowed.
+        """
+        words = -(-max(width, self.vocab_size) // 32)
+        buffer: NDArray[np.int32] | None = getattr(self, "_pse_step_mask", None)
+        if buffer is None or buffer.shape[0] != words:
+            buffer = self._pse_step_mask = np.zeros(words, dtype=np.int32)
+        elif _custom_fill(self):  # the native fill clears every word itself
+            buffer[:] = 0
+        allowed = self.fill_bitmask(buffer)
+        mask = buffer[: -(-width // 32)]
+        if width < self.vocab_size or not isinstance(allowed, int):
+            if width % 32:
+                mask.view(np.uint32)[-1] &= np.uint32((1 << (width % 32)) - 1)
+            allowed = int(mask.any())
+        if not allowed:
+            raise NoValidTokenError("no token is allowed by the structure at this step")
+        return mask
 
     def token_bitmask(self, width: int | None = None) -> NDArray[np.int32]:
         """Return the allowed-token bitmask (bit ``i % 32`` of word ``i // 32``).
