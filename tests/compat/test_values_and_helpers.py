@@ -140,3 +140,12 @@ def test_encapsulated_and_key_value_stepper_properties() -> None:
     pair = KeyValueStateMachine()
     (kv,) = [s for s in StateMachine.advance_all_basic(pair.get_steppers(), '"age": 30')]
     assert (kv.property_name, kv.property_value) == ("age", 30)
+
+
+def test_engine_steppers_have_their_machine_class(engine: Any) -> None:
+    from pse.types.object import ObjectStepper
+
+    engine.configure(ObjectStateMachine())
+    assert engine.steppers and all(isinstance(s, ObjectStepper) for s in engine.steppers)
+    engine.steppers = engine.steppers  # the documented setter still takes them
+    assert all(isinstance(s, ObjectStepper) for s in engine.steppers)
