@@ -32,8 +32,8 @@ std::uint32_t* words_of(Bitmask& a, std::size_t& words) {
 template <class T>
 void mask_rows(T* logits, std::size_t rows, std::size_t cols, const std::uint32_t* bits,
                std::size_t bit_rows, std::size_t words, T minus_inf) {
-  // Word by word: a word of 32 allowed tokens is skipped, the others are
-  // blended without branches (the compiler vectorises the inner loop).
+  // Word by word: a word of 32 allowed tokens is skipped, a word of none is
+  // filled, only mixed words test bits one by one.
   const std::size_t covered = std::min(cols, words * 32);
   for (std::size_t r = 0; r < rows; ++r) {
     const std::uint32_t* row_bits = bits + (bit_rows == 1 ? 0 : r) * words;
@@ -42,8 +42,12 @@ void mask_rows(T* logits, std::size_t rows, std::size_t cols, const std::uint32_
     for (; j + 32 <= covered; j += 32) {
       const std::uint32_t w = row_bits[j >> 5];
       if (w == 0xFFFFFFFFu) continue;
-      T* at = row + j;
-      for (std::uint32_t k = 0; k < 32; ++k) at[k] = ((w >> k) & 1u) ? at[k] : minus_inf;
+      if (w == 0) {
+        std::fill(row + j, row + j + 32, minus_inf);
+        continue;
+      }
+      for (std::uint32_t k = 0; k < 32; ++k)
+        if (!((w >> k) & 1u)) row[j + k] = minus_inf;
     }
     for (; j < covered; ++j)
       if (!((row_bits[j >> 5] >> (j & 31)) & 1u)) row[j] = minus_inf;
