@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from pse_core._core import StateMachine, Stepper
 
@@ -26,7 +26,8 @@ class EncapsulatedStepper(Stepper):
     @property
     def inner_stepper(self) -> Stepper | None:
         """The stepper of the inner machine (``None`` before it starts)."""
-        inner = children_of(self, self.state_machine.inner_state_machine)
+        machine = cast("EncapsulatedStateMachine", self.state_machine)
+        inner = children_of(self, machine.inner_state_machine)
         return inner[-1] if inner else None
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from pse_core import _core
 from pse_core._core import StateMachine, Stepper
@@ -18,11 +18,12 @@ class LoopStepper(Stepper):
     def loop_count(self) -> int:
         """Repetitions completed so far, an accepting one in progress included
         (separators do not count)."""
-        item = self.state_machine.state_machine
+        item = cast("LoopStateMachine", self.state_machine).state_machine
         done = sum(1 for child in self.history if child.state_machine is item)
         active = self.sub_stepper
-        finished = active is not None and active.state_machine is item
-        return done + (1 if finished and active.has_reached_accept_state() else 0)
+        if active is None or active.state_machine is not item:
+            return done
+        return done + (1 if active.has_reached_accept_state() else 0)
 
 
 class LoopStateMachine(_core.LoopStateMachine):

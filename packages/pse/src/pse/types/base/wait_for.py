@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from pse_core import _core
 from pse_core._core import StateMachine, Stepper
@@ -17,7 +17,7 @@ class WaitForStepper(Stepper):
     def buffer(self) -> str:
         """The free text read before the awaited machine started."""
         raw = self.get_raw_value()
-        target = self.state_machine.state_machine
+        target = cast("WaitFor", self.state_machine).state_machine
         started = [s for s in [*self.history, self.sub_stepper] if s is not None]
         inner = "".join(s.get_raw_value() for s in started if s.state_machine is target)
         return raw[: len(raw) - len(inner)]

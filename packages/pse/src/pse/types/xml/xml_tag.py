@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from pse_core._core import Stepper
 from pse_core.errors import GrammarError
@@ -18,7 +18,7 @@ class XMLTagStepper(ChainStepper):
 
     def get_valid_continuations(self) -> list[str]:
         """The rest of the whole tag, as one continuation."""
-        machine = self.state_machine
+        machine = cast("XMLTagStateMachine", self.state_machine)
         tag = f"{'</' if machine.closing_tag else '<'}{machine.tag_name}>"
         raw = self.get_raw_value()
         return [tag[len(raw) :]] if tag.startswith(raw) and raw != tag else []
