@@ -241,3 +241,17 @@ def test_should_complete_step_override_takes_effect() -> None:
     assert StateMachine.advance_all_basic(graph.get_steppers(), "hello.")
     assert StateMachine.advance_all_basic(graph.get_steppers(), "hi.") == []
     assert StateMachine.advance_all_basic(graph.get_steppers(), "goodbye.") == []
+
+
+class ShyByClass(PhraseStateMachine):
+    """Declares its stepper class instead of overriding get_new_stepper."""
+
+    stepper_class = Shy
+
+
+def test_hook_override_through_stepper_class_takes_effect() -> None:
+    machine = ShyByClass("yes", is_case_sensitive=False)
+    assert type(machine.get_new_stepper()) is Shy
+    graph = StateMachine({0: [(machine, 1)], 1: [(PhraseStateMachine("!"), "$")]})
+    assert StateMachine.advance_all_basic(graph.get_steppers(), "yes!")
+    assert StateMachine.advance_all_basic(graph.get_steppers(), "Yes!") == []

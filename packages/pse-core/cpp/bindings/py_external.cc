@@ -1,5 +1,6 @@
 // Python subclasses that override get_new_stepper become external nodes: the
-// engine hands them whole strings and reads back their steppers. A stepper
+// engine hands them whole strings and reads back their steppers; so do
+// machines whose stepper_class overrides a stepping hook. A stepper
 // class that overrides should_start_step is asked before it takes a token; one
 // that overrides should_complete_step is asked before its accept state counts.
 #include <unordered_set>
@@ -71,10 +72,19 @@ class PyExternal : public ExternalNode {
   PyObject* machine_;
 };
 
+/// Whether the machine `obj` steps with Python: its class overrides
+/// get_new_stepper, or its stepper_class overrides a stepping hook.
 bool overrides_stepper(nb::handle obj) {
   static nb::object* base = new nb::object(
       nb::getattr(nb::type<StateMachine>(), "get_new_stepper"));
-  return !nb::getattr(obj.type(), "get_new_stepper").is(*base);
+  if (!nb::getattr(obj.type(), "get_new_stepper").is(*base)) return true;
+  nb::object cls = nb::getattr(obj.type(), "stepper_class", nb::none());
+  if (cls.is_none() || cls.is(nb::type<Stepper>())) return false;
+  for (const char* hook :
+       {"consume", "should_start_step", "should_complete_step", "has_reached_accept_state"})
+    if (!nb::getattr(cls, hook, nb::none()).is(nb::getattr(nb::type<Stepper>(), hook)))
+      return true;
+  return false;
 }
 
 void visit(StateMachine* node, std::unordered_set<StateMachine*>& seen) {
