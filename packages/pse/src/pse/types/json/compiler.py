@@ -17,6 +17,7 @@ from pse_core.errors import SchemaError
 from pse.types.base.character import CharacterStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.boolean import BooleanStateMachine
+from pse.types.json import idn_hostname
 from pse.types.json.schema_ir import (
     Alt,
     ArrAlt,
@@ -31,6 +32,7 @@ from pse.types.json.schema_ir import (
     Sub,
     alt_empty,
 )
+from pse.types.json.string_set import string_set_machine
 from pse.types.whitespace import WhitespaceStateMachine
 
 if TYPE_CHECKING:
@@ -192,6 +194,8 @@ class Compiler:
             from pse.types.json.json_number import build_number  # noqa: PLC0415
 
             return build_number(self, alt)
+        if isinstance(alt, StrAlt) and idn_hostname.FORMAT in alt.formats:
+            return self.build_idn_hostname(alt)
         if isinstance(alt, StrAlt):
             from pse.types.json.json_string import build_string  # noqa: PLC0415
 
@@ -204,6 +208,24 @@ class Compiler:
         from pse.types.json.json_object import ObjectSchemaStateMachine  # noqa: PLC0415
 
         return ObjectSchemaStateMachine.from_alt(self, self.strict_object(alt))
+
+    def build_idn_hostname(self, alt: StrAlt) -> StateMachine:
+        """``format: idn-hostname`` with length bounds or a literal set; with other
+        string keywords (patterns, other formats, negations) it is declined."""
+        others = alt.patterns or len(alt.formats) > 1 or alt.excluded or alt.negated
+        if others:
+            raise SchemaError(
+                "format 'idn-hostname' together with pattern, another format or not",
+                code="unsupported-keyword",
+                keyword="format",
+                pointer=self.ctx.format_pointers.get(idn_hostname.FORMAT, ""),
+            )
+        if alt.literals is not None:
+            names = [x for x in sorted(alt.literals) if idn_hostname.valid(x)]
+            return string_set_machine(names) if names else NeverStateMachine()
+        if alt.min_length > idn_hostname.MAX_NAME:
+            return NeverStateMachine()
+        return idn_hostname.idn_hostname_machine(alt.min_length, alt.max_length)
 
     # ------------------------------------------------------------- errors
     def reraise(self, exc: SchemaError, keyword: str | None, pointer: str) -> SchemaError:

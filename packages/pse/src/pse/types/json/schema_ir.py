@@ -547,6 +547,7 @@ class SchemaContext:
     ignored: list[tuple[str, str]] = field(default_factory=list)
     unknown_formats: list[tuple[str, str]] = field(default_factory=list)
     pattern_pointers: dict[str, str] = field(default_factory=dict)
+    format_pointers: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._nodes: dict[tuple[int, str], Node] = {}

@@ -1,0 +1,328 @@
+"""``format: idn-hostname``: IDNA2008 host names, judged by a stateful check.
+
+No automaton can judge an internationalised host name: whether a code point
+may appear depends on its neighbours (CONTEXTJ/CONTEXTO rules of RFC 5892),
+on the whole label (the Bidi rule of RFC 5893, Katakana middle dot), on the
+other labels (a right-to-left label makes the Bidi rule apply to every label)
+and on the Punycode form (labels of at most 63 ASCII characters, names of at
+most 253). So the string is a Python stepper (the documented slow path of the
+core) that decodes the JSON string as it goes and checks it with the ``idna``
+package (IDNA2008, no UTS 46 mapping):
+
+* a complete name is valid when every label is a valid U-label or A-label
+  (``idna.ulabel``: code point classes, context rules, hyphens, leading
+  combining marks, canonical Punycode), its A-label has at most 63
+  characters, the name has at most 253, there is no empty label (no
+  trailing dot), and, when any label is right-to-left, every label satisfies
+  the Bidi rule; labels are separated by any of the four IDNA dots;
+* a prefix is kept only while some completion makes it valid: a prefix with
+  a code point IDNA2008 disallows is dead, else it is tried with witness
+  completions (nothing, or one character among letters of each script class
+  the rules ask for: Latin, ``l``, Greek, Hebrew, Hiragana, Arabic, digits),
+  and a token after which none succeeds is masked. Every rule that a later
+  character can still satisfy is satisfied by one such witness, except inside
+  an ``xn--`` label, where the Punycode may need more characters: such a label
+  is accepted whole, and a token that leaves it incomplete only when a witness
+  completes it (never a dead end, possibly a valid spelling masked).
+
+A mask over a 49k vocabulary costs about 0.3 s of CPU per token inside the
+string (every token goes through ``consume``); ASCII names take a fast path.
+
+``minLength``/``maxLength`` count the decoded characters. Characters split
+across tokens inside a multi-byte UTF-8 sequence cannot reach a Python
+stepper (a limit of the core's slow path); ``\\uXXXX`` escapes can.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from pse_core._core import StateMachine, Stepper
+from pse_core.errors import SchemaError
+
+FORMAT = "idn-hostname"
+#: The label separators of IDNA (RFC 3490 section 3.1): full stop, ideographic
+#: full stop, fullwidth full stop, halfwidth ideographic full stop.
+DOTS = ".\u3002\uff0e\uff61"
+MAX_NAME = 253
+MAX_LABEL = 63
+#: Characters a completion may add: one of each class the rules ask for.
+WITNESS_CHARS = ("a", "l", "0", "\u03b1", "\u05d1", "\u3041", "\u0628", "\u0661", "\u06f1")
+_HEX = "0123456789abcdefABCDEF"
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def _idna() -> Any:
+    try:
+        import idna  # noqa: PLC0415
+    except ImportError as exc:  # pragma: no cover - idna ships with the test environment
+        raise SchemaError(
+            "format 'idn-hostname' needs the `idna` package (pip install idna)",
+            code="unsupported-keyword",
+            keyword="format",
+        ) from exc
+    return idna
+
+
+def available() -> bool:
+    """Whether the ``idna`` package is importable."""
+    try:
+        _idna()
+    except SchemaError:
+        return False
+    return True
+
+
+def _split(name: str) -> list[str]:
+    labels = [name]
+    for dot in DOTS:
+        labels = [part for label in labels for part in label.split(dot)]
+    return labels
+
+
+@functools.lru_cache(maxsize=65536)
+def _label(label: str) -> tuple[str, int] | None:
+    """``(U-label, A-label length)`` of a valid label, else ``None``."""
+    idna = _idna()
+    if not label:
+        return None
+    try:
+        ulabel = idna.core.ulabel(label)
+        length = len(idna.core.alabel(ulabel))
+    except (idna.IDNAError, UnicodeError, ValueError):
+        return None
+    return (ulabel, length) if length <= MAX_LABEL else None
+
+
+def _rtl(ulabel: str) -> bool:
+    import unicodedata  # noqa: PLC0415
+
+    return any(unicodedata.bidirectional(c) in ("R", "AL", "AN") for c in ulabel)
+
+
+@functools.lru_cache(maxsize=65536)
+def valid(name: str) -> bool:
+    """Whether ``name`` is a valid internationalised host name."""
+    fast = _ascii_viable(name, 0)
+    if fast is not None:
+        return fast
+    idna = _idna()
+    labels = [_label(part) for part in _split(name)]
+    if any(label is None for label in labels):
+        return False
+    checked = [label for label in labels if label is not None]
+    if sum(length for _, length in checked) + len(checked) - 1 > MAX_NAME:
+        return False
+    if any(_rtl(u) for u, _ in checked):
+        try:
+            return all(idna.core.check_bidi(u, check_ltr=True) for u, _ in checked)
+        except idna.IDNAError:
+            return False
+    return True
+
+
+_LDH = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.")
+
+
+def _ascii_viable(prefix: str, room: int) -> bool | None:
+    """``viable`` for names of ASCII letters, digits, hyphens and dots without an
+    ``xn--`` label, by the hostname rules alone (what ``idna`` applies to them);
+    ``None`` for other names."""
+    if not _LDH.issuperset(prefix):
+        return None
+    *done, last = prefix.split(".")
+    for label in (*done, last):
+        if label[2:4] == "--" and label[:2].lower() == "xn":
+            return None
+        if len(label) > MAX_LABEL or label[:1] == "-" or label[2:4] == "--":
+            return False
+    if any(not label or label[-1] == "-" for label in done):
+        return False
+    missing = 1 if not last or last[-1] == "-" else 0  # one letter completes the name
+    return missing <= room and len(prefix) + missing <= MAX_NAME and len(last) + missing <= 63
+
+
+@functools.lru_cache(maxsize=65536)
+def allowed_char(char: str) -> bool:
+    """Whether ``char`` may appear in a name at all: a dot, an ASCII letter (A-labels
+    and ASCII labels are case-insensitive) or a PVALID/CONTEXTJ/CONTEXTO code point."""
+    if char in DOTS or ("A" <= char <= "Z"):
+        return True
+    idna = _idna()
+    cp = ord(char)
+    return any(
+        idna.intranges.intranges_contain(cp, ranges)
+        for ranges in idna.idnadata.codepoint_classes.values()
+    )
+
+
+@functools.lru_cache(maxsize=65536)
+def viable(prefix: str, room: int = 1) -> bool:
+    """Whether a completion of ``prefix`` by at most ``room`` witness characters is a
+    valid name (see the module docstring)."""
+    fast = _ascii_viable(prefix, room)
+    if fast is not None:
+        return fast
+    if not all(allowed_char(c) for c in prefix):
+        return False
+    if valid(prefix):
+        return True
+    if room <= 0 or any(_label(part) is None for part in _split(prefix)[:-1]):
+        return False
+    return any(viable(prefix + c, room - 1) for c in WITNESS_CHARS)
+
+
+def viable_escape(prefix: str, escape: str, room: int = 1) -> bool:
+    """``viable`` for a prefix followed by an unfinished escape (``\\``, ``\\u``,
+    ``\\u`` and 1-3 hex digits): some character the escape can still spell
+    (a witness, or one of 16 spread over its range) keeps it viable."""
+    if room <= 0:
+        return False
+    digits = escape[2:]
+    if not digits:
+        return viable(prefix, room)
+    span = 16 ** (4 - len(digits))
+    lo = int(digits, 16) * span
+    spread = range(lo, lo + span, max(1, span // 16))
+    chars = [c for c in WITNESS_CHARS if lo <= ord(c) < lo + span]
+    chars += [chr(cp) for cp in spread if not 0xD800 <= cp <= 0xDFFF]
+    return any(viable(prefix + c, room - 1) for c in chars)
+
+
+class _Text:
+    """The decoded content of a JSON string read so far, and a pending escape."""
+
+    __slots__ = ("escape", "text")
+
+    def __init__(self, text: str = "", escape: str = "") -> None:
+        self.text = text
+        self.escape = escape  # "" or the escape read so far, from the backslash
+
+    def feed(self, char: str) -> _Text | None:
+        """The state after ``char``; ``None`` for invalid JSON string content."""
+        esc = self.escape
+        if not esc:
+            if char == "\\":
+                return _Text(self.text, "\\")
+            if char < " ":
+                return None
+            return _Text(self.text + char)
+        if len(esc) == 1:
+            if char == "u":
+                return _Text(self.text, "\\u")
+            return _Text(self.text + _ESCAPES[char]) if char in _ESCAPES else None
+        if char not in _HEX:
+            return None
+        esc += char
+        if len(esc) < 6:
+            return _Text(self.text, esc)
+        code = int(esc[2:], 16)
+        if 0xDC00 <= code <= 0xDFFF and self.text and "\ud800" <= self.text[-1] <= "\udbff":
+            pair = (ord(self.text[-1]) - 0xD800) * 0x400 + (code - 0xDC00) + 0x10000
+            return _Text(self.text[:-1] + chr(pair))
+        return _Text(self.text + chr(code))
+
+    def pending(self) -> bool:
+        """An escape is open, or a high surrogate waits for its low half."""
+        return bool(self.escape) or self.surrogate()
+
+    def surrogate(self) -> bool:
+        return bool(self.text) and "\ud800" <= self.text[-1] <= "\udfff"
+
+
+class IdnHostnameStepper(Stepper):
+    """A position in an ``IdnHostnameStateMachine``: before, inside or after the string."""
+
+    def __init__(
+        self,
+        machine: IdnHostnameStateMachine,
+        content: _Text | None = None,
+        done: bool = False,
+        rest: str | None = None,
+    ) -> None:
+        super().__init__(machine)
+        self.machine = machine
+        self.content = content
+        self.done = done
+        self.rest = rest
+
+    @property
+    def remaining_input(self) -> str | None:  # type: ignore[override]
+        return self.rest
+
+    def has_reached_accept_state(self) -> bool:
+        return self.done
+
+    def can_accept_more_input(self) -> bool:
+        return not self.done
+
+    def get_current_value(self) -> Any:
+        return None if self.content is None else self.content.text
+
+    def consume(self, token: str) -> list[Stepper]:
+        if self.done or not token:
+            return []
+        content, i = self.content, 0
+        if content is None:
+            if token[0] != '"':
+                return []
+            content, i = _Text(), 1
+        for i in range(i, len(token)):  # noqa: B020 (continues from the opening quote)
+            char = token[i]
+            if char == '"' and not content.escape:
+                if content.pending() or not self.machine.complete(content.text):
+                    return []
+                rest = token[i + 1 :] or None
+                return [IdnHostnameStepper(self.machine, content, True, rest)]
+            following = content.feed(char)
+            if following is None:
+                return []
+            content = following
+        if not self.machine.prefix_ok(content):
+            return []
+        return [IdnHostnameStepper(self.machine, content)]
+
+
+class IdnHostnameStateMachine(StateMachine):
+    """A JSON string holding a valid ``idn-hostname`` (with optional length bounds)."""
+
+    def __init__(self, min_length: int = 0, max_length: int | None = None) -> None:
+        _idna()
+        super().__init__({0: []}, start_state=0, end_states=["$"])
+        self.min_length = min_length
+        self.max_length = max_length
+
+    def get_new_stepper(self, state: int | str | None = None) -> Stepper:
+        return IdnHostnameStepper(self)
+
+    def complete(self, text: str) -> bool:
+        fits = self.max_length is None or len(text) <= self.max_length
+        return self.min_length <= len(text) and fits and valid(text)
+
+    def prefix_ok(self, content: _Text) -> bool:
+        """Whether a completion within the length bounds is valid."""
+        text = content.text[:-1] if content.surrogate() else content.text
+        room = 1 if self.max_length is None else min(1, self.max_length - len(text))
+        if content.escape:
+            return viable_escape(text, content.escape, room)
+        if content.surrogate():
+            return viable_escape(text, "\\u", room)
+        return (self.max_length is None or len(text) <= self.max_length) and viable(text, room)
+
+
+def idn_hostname_machine(min_length: int = 0, max_length: int | None = None) -> StateMachine:
+    """The string machine inside a native graph (a Python stepper cannot be a root)."""
+    inner = IdnHostnameStateMachine(min_length, max_length)
+    return StateMachine({0: [(inner, "$")]}, start_state=0, end_states=["$"])
+
+
+__all__ = [
+    "FORMAT",
+    "IdnHostnameStateMachine",
+    "available",
+    "idn_hostname_machine",
+    "valid",
+    "viable",
+    "viable_escape",
+]
