@@ -725,3 +725,61 @@ def docs_examples(session: nox.Session) -> None:
     _install_wheel(session, "pgents", *constraint)
     session.install(*constraint, *TEST_DEPS)
     session.run("python", "-m", "pytest", "tests/docs", "-rs", *session.posargs)
+
+
+# ------------------------------------------------ hardening (sanitizers, fuzzing)
+#: What `sanitize` runs unless paths are given: the native core's and pse's tests.
+SANITIZE_TESTS = ["tests/core", "tests/pse"]
+
+
+def _libasan(session: nox.Session) -> str:
+    """The compiler's AddressSanitizer runtime, preloaded into an uninstrumented Python."""
+    compiler = os.environ.get("CXX", "c++")
+    out = str(session.run(compiler, "-print-file-name=libasan.so", silent=True, external=True))
+    path = out.strip().splitlines()[-1]
+    if not Path(path).is_absolute():
+        session.error(f"{compiler} has no libasan.so (AddressSanitizer runtime): got {path!r}")
+    return path
+
+
+@nox.session
+def sanitize(session: nox.Session) -> None:
+    """pse-core built with AddressSanitizer + UndefinedBehaviorSanitizer (PSE_SANITIZE=ON),
+    then tests/core and tests/pse (or the paths given) with libasan preloaded.
+
+    Any ASan report or UBSan finding aborts the run. LeakSanitizer is off (CPython
+    frees little at exit); nanobind's report of native objects alive at exit is on
+    (PSE_LEAK_WARNINGS=1). The build folder lives in the session's tmp, so a second
+    run recompiles only what changed. See docs/concepts/hardening.md.
+    """
+    session.install("scikit-build-core>=0.10", "nanobind>=2.4", "cmake", "ninja")
+    build_dir = Path(session.create_tmp()).resolve() / "pse-core-asan"
+    jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", "2")
+    session.install(
+        "--no-build-isolation",
+        f"-Cbuild-dir={build_dir}",
+        "-Ccmake.define.PSE_SANITIZE=ON",
+        str(CORE),
+        env={"CMAKE_BUILD_PARALLEL_LEVEL": jobs},
+    )
+    session.install(str(_wheel(session, "proxy-structuring-engine")))
+    session.install(*TEST_DEPS, "hypothesis-jsonschema")
+    env = {
+        "LD_PRELOAD": _libasan(session),
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:detect_stack_use_after_return=1",
+        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+        "PYTHONMALLOC": "malloc",  # Python's objects through ASan's allocator too
+        "PSE_LEAK_WARNINGS": "1",
+    }
+    targets = [] if session.posargs else SANITIZE_TESTS
+    session.run("python", "-m", "pytest", *targets, *session.posargs, env=env)
+
+
+@nox.session(tags=["ci"])
+def hardening(session: nox.Session) -> None:
+    """tests/hardening: the promise fuzzed (generated and corpus schemas, budgets, junk
+    schemas, random token streams), engines in a thread pool, the bugs fuzzing found.
+    The long fuzz run is `python benchmarks/fuzz_engine.py --cases 100000`."""
+    _install_packages(session)
+    session.install(*TEST_DEPS, "hypothesis-jsonschema")
+    session.run("python", "-m", "pytest", "tests/hardening", *session.posargs)

@@ -1,0 +1,154 @@
+"""Run the engine to the end on random logits and check its promise.
+
+Shared by the property tests in this folder and ``benchmarks/fuzz_engine.py``
+(the long run). One *case* is a compiled schema, a seed, a sampler (greedy or
+sampled), a logit bias towards closing tokens, multi-token sampling on or off
+and an optional token budget. :func:`run_case` generates until the engine emits
+an end-of-sequence token, the budget is spent or ``max_tokens`` pass, and
+:func:`check_case` says what is wrong with the result:
+
+* a completed output (end token sampled, or budget spent) must parse as JSON
+  and validate against the schema (``jsonschema``, formats checked);
+* with a budget, the output must be complete within it (never cut off), or
+  the budget must have been refused up front (``BudgetError`` before any token);
+* the engine's own parsed output must equal the decoded text's value.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from jsonschema.validators import validator_for
+from pse_core.errors import BudgetError, NoValidTokenError
+
+from pse import StructuringEngine
+
+#: Token texts whose logits a biased case raises: they close and separate JSON
+#: values, so random logits finish strings, arrays and objects.
+CLOSERS = ('"', '"}', '"]', "}", "]", ",", '",', "0", "1", "true", "null")
+
+
+@dataclass
+class Outcome:
+    """What one generation produced."""
+
+    tokens: list[int] = field(default_factory=list)
+    ended: bool = False  # an end-of-sequence token was chosen
+    refused: bool = False  # BudgetError before the first token
+    stuck: bool = False  # NoValidTokenError: no token allowed, structure unfinished
+    completable: bool = True  # a completion was known when generation started
+    accepted: bool = False  # the engine was in an accept state at the end
+    text: str = ""
+    engine_value: Any = None
+
+
+class LogitSource:
+    """Random logits from a fixed pool (cheap per step), biased towards closers."""
+
+    def __init__(self, engine: StructuringEngine, pool: int = 32, seed: int = 0) -> None:
+        rng = np.random.default_rng(seed)
+        size = engine.vocab_size
+        self.pool = rng.standard_normal((pool, size), dtype=np.float32)
+        self.gumbel = rng.gumbel(size=(pool, size)).astype(np.float32)
+        tokenizer = engine.tokenizer
+        ids = {tokenizer.encode(t, add_special_tokens=False)[0] for t in CLOSERS}
+        ids |= set(engine.native_vocabulary.eos_token_ids)
+        self.closer_ids = np.array(sorted(i for i in ids if i < size), dtype=np.int64)
+
+    def logits(self, rng: np.random.Generator, bias: float) -> np.ndarray:
+        row = self.pool[int(rng.integers(len(self.pool)))].copy()
+        if bias:
+            row[self.closer_ids] += bias
+        return row
+
+    def sampler(self, rng: np.random.Generator, greedy: bool) -> Any:
+        """argmax, or a draw from softmax(logits) (Gumbel-max with pooled noise)."""
+        if greedy:
+            return lambda scores: int(np.argmax(scores))
+        pool = self.gumbel
+        return lambda scores: int(np.argmax(scores + pool[int(rng.integers(len(pool)))]))
+
+
+def run_case(
+    engine: StructuringEngine,
+    source: LogitSource,
+    seed: int,
+    *,
+    greedy: bool,
+    bias: float,
+    budget: int | None,
+    max_tokens: int = 200,
+) -> Outcome:
+    """Generate from the configured engine (reset first) and return what came out."""
+    engine.reset(False)
+    rng = np.random.default_rng(seed)
+    eos = set(engine.native_vocabulary.eos_token_ids)
+    sampler = source.sampler(rng, greedy)
+    out = Outcome()
+    limit = budget if budget is not None else max_tokens
+    out.completable = engine.shortest_completion() is not None
+    while len(out.tokens) < limit:
+        try:
+            masked = engine.process_logits(None, source.logits(rng, bias))
+        except NoValidTokenError:
+            out.stuck = True
+            break
+        left = None if budget is None else budget - len(out.tokens)
+        try:
+            emitted = [int(t) for t in engine.sample(masked, sampler, left)]
+        except BudgetError:
+            if out.tokens:
+                raise
+            out.refused = True
+            return out
+        if any(t in eos for t in emitted):
+            out.tokens += [t for t in emitted if t not in eos]
+            out.ended = True
+            break
+        out.tokens += emitted
+    out.accepted = engine.has_reached_accept_state
+    out.text = engine.tokenizer.decode(out.tokens)
+    if out.accepted:
+        out.engine_value = engine.get_structured_output()
+    return out
+
+
+def validator(schema: Any) -> Any:
+    """A jsonschema validator for ``schema`` (its own draft, 2020-12 when it names
+    none or an unknown one; that draft's formats checked)."""
+    with warnings.catch_warnings():  # an unknown $schema: the latest draft, as documented
+        warnings.simplefilter("ignore", DeprecationWarning)
+        cls = validator_for(schema)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+def check_case(outcome: Outcome, check: Any, budget: int | None) -> list[str]:
+    """Problems with ``outcome`` (empty: the promise held)."""
+    if outcome.refused:
+        return [] if budget is not None else ["BudgetError without a budget"]
+    if outcome.stuck:  # allowed only where no valid output exists at all
+        return [] if not outcome.completable else [f"dead end after {outcome.text!r}"]
+    problems = []
+    if budget is not None and len(outcome.tokens) > budget:
+        problems.append(f"{len(outcome.tokens)} tokens for a budget of {budget}")
+    complete = outcome.ended or budget is not None
+    if outcome.ended and not outcome.accepted:
+        problems.append(f"end token chosen outside an accept state: {outcome.text!r}")
+    if budget is not None and not outcome.accepted:
+        problems.append(f"budget {budget} spent on an unfinished output: {outcome.text!r}")
+    if not complete or not outcome.accepted:
+        return problems
+    try:
+        value = json.loads(outcome.text)
+    except ValueError as exc:
+        return [*problems, f"not JSON ({exc}): {outcome.text!r}"]
+    errors = [e.message for e in check.iter_errors(value)]
+    if errors:
+        problems.append(f"invalid {outcome.text!r}: {errors[0]}")
+    if outcome.engine_value != value:
+        problems.append(f"engine output {outcome.engine_value!r} != decoded {value!r}")
+    return problems
