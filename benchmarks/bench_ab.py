@@ -75,9 +75,8 @@ def main() -> int:
     for key in runs["old"][0]:
         old = statistics.median(run[key] for run in runs["old"])
         new = statistics.median(run[key] for run in runs["new"])
-        print(
-            f"{key[0]:12} {key[1]:10} {key[2]:5} {old:8.2f} {new:8.2f} {100 * (new - old) / old:+7.1f}%"
-        )
+        change = 100 * (new - old) / old
+        print(f"{key[0]:12} {key[1]:10} {key[2]:5} {old:8.2f} {new:8.2f} {change:+7.1f}%")
     return 0
 
 
