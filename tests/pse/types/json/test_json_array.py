@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
 from _support.json_schema import compiled, valid
-from pse_core.errors import SchemaError
 
 from pse.types.json.json_array import ArraySchemaStateMachine
 
@@ -48,7 +46,5 @@ def test_unique_items_on_finite_domains():
     assert valid(sm, ["a", 1, "b"])
     assert not valid(sm, ["a", "a"])
     assert not valid(sm, [1, 1.0])
-    with pytest.raises(SchemaError) as info:
-        compiled({"items": {"type": "string"}, "uniqueItems": True})
-    assert info.value.keyword == "uniqueItems"
-    assert info.value.pointer == ""
+    strings = compiled({"items": {"type": "string"}, "uniqueItems": True})  # the stepper
+    assert valid(strings, ["a", "b"]) and not valid(strings, ["a", "b", "a"])

@@ -17,7 +17,7 @@ from pse_core.errors import SchemaError
 from pse.types.base.character import CharacterStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.boolean import BooleanStateMachine
-from pse.types.json import idn_hostname
+from pse.types.json import idn_hostname, unique_items
 from pse.types.json.schema_ir import (
     Alt,
     ArrAlt,
@@ -200,6 +200,8 @@ class Compiler:
             from pse.types.json.json_string import build_string  # noqa: PLC0415
 
             return build_string(self, alt)
+        if isinstance(alt, ArrAlt) and unique_items.needs_stepper(self, alt):
+            return unique_items.build_unique(self, alt)
         if isinstance(alt, ArrAlt):
             from pse.types.json.json_array import ArraySchemaStateMachine  # noqa: PLC0415
 

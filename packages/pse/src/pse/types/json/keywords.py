@@ -110,8 +110,9 @@ KEYWORDS: tuple[Keyword, ...] = (
     Keyword("maxItems", E, ""),
     Keyword(
         "uniqueItems",
-        P,
-        "when items come from a small finite set (enum/const/boolean/null), or maxItems <= 1",
+        E,
+        "small finite item sets: an explicit graph; any other item schema: a stepper masks "
+        "the token that completes a duplicate (JSON equality)",
     ),
     Keyword("contains", P, "with `minContains` (at least n items match); bounded item counts"),
     Keyword("minContains", P, "with `contains`"),
