@@ -159,7 +159,7 @@ CASES = [
     "cat <<END_OF_FILE\nhello\nEND_OF_FILE\necho done\n",
     "cat <<-'A_LONG_DELIMITER' | grep a\n\thello\n\tA_LONG_DELIMITER\n",
     "cat <<END_OF_FILE\nEND_OF_FIL\nEND_OF_FILE2\nEND_OF_FILE\n",
-    "cat <<\"END OF FILE\"\nEND\nEND OF FILE\n",
+    'cat <<"END OF FILE"\nEND\nEND OF FILE\n',
     "cat << 'a\"b' <<\"c'd\"\nx\na\"b\nc'd\n",
     "echo a\\\nb",
     "echo 1 \\ 2",

@@ -5,14 +5,29 @@ The grammar text is read with the ``lark`` package (rules, EBNF, templates,
 terminal becomes a byte automaton and the rules go, as plain BNF, to the
 native Earley parser in ``pse_core`` (``cpp/grammar/``). Every step of
 lexing, parsing and masking then runs natively. Semantics: docs/grammar.md.
+
+Reading a large grammar with ``lark`` takes a few hundred milliseconds, so the
+lowered tables are cached on disk, keyed on the grammar text, start rule, lexer
+hook and the code that lowers them: ``$PSE_GRAMMAR_CACHE`` (a directory, or
+``off``), by default ``~/.cache/pse/grammars`` (``$XDG_CACHE_HOME`` honoured).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
+import os
 import re
+import tempfile
+import zlib
 from array import array
 from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
 
+import lark as lark_package
 from lark.exceptions import LarkError, UnexpectedInput
 from lark.grammar import Rule, Symbol, Terminal
 from lark.lexer import PatternStr, TerminalDef
@@ -20,6 +35,7 @@ from lark.load_grammar import load_grammar
 from pse_core._core import Grammar, GrammarStateMachine
 from pse_core.errors import GrammarError, SchemaError
 
+import pse.automata
 from pse.automata import pattern_dfa
 from pse.automata.dfa import EMPTY_ROW, lower_utf8
 
@@ -33,6 +49,9 @@ _HOOK_TERMINALS = {"python": {"_NEWLINE", "_INDENT", "_DEDENT"}, "bash": {"HERED
 
 
 _COMPILED: dict[tuple[str, str, str | None], Grammar] = {}
+# Lowered tables: (terminals, rules, start index, nonterminal names, hook).
+Tables = tuple[list[NativeTerminal], list[tuple[int, list[int]]], int, list[str], str]
+_CACHE_FORMAT = 1
 
 
 def _error(message: str, line: int | None = None, column: int | None = None) -> GrammarError:
@@ -83,7 +102,7 @@ class LarkGrammar:
             key = (self.lark_grammar, start, self.lexer)
             native = _COMPILED.get(key)
             if native is None:
-                native = _COMPILED[key] = _compile(self, start)
+                native = _COMPILED[key] = Grammar(*_tables(self, start))
             self._compiled[start] = native
         return native
 
@@ -171,7 +190,83 @@ def _symbols(rules: list[Rule]) -> Iterator[Symbol]:
         yield from rule.expansion
 
 
-def _compile(grammar: LarkGrammar, start: str) -> Grammar:
+@cache
+def _lowering_version() -> str:
+    """A digest of the code that lowers grammars (this module, pse.automata) and lark's version."""
+    digest = hashlib.sha256(f"{_CACHE_FORMAT} {lark_package.__version__}".encode())
+    sources = [Path(__file__), *sorted(Path(pse.automata.__file__).parent.glob("*.py"))]
+    for path in sources:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _cache_dir() -> Path | None:
+    setting = os.environ.get("PSE_GRAMMAR_CACHE")
+    if setting is not None:
+        return None if setting.lower() in ("", "0", "off") else Path(setting)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "pse" / "grammars"
+
+
+def _cache_path(grammar: LarkGrammar, start: str) -> Path | None:
+    directory = _cache_dir()
+    if directory is None:
+        return None
+    key = json.dumps([_lowering_version(), grammar.lark_grammar, start, grammar.lexer])
+    return directory / (hashlib.sha256(key.encode()).hexdigest() + ".json")
+
+
+def _encode(tables: Tables) -> str:
+    terminals, rules, start, nonterminals, hook = tables
+    packed = [
+        [n, base64.b64encode(zlib.compress(rows, 1)).decode(), "".join("01"[a] for a in acc)]
+        + [priority, literal, role, bracket]
+        for n, rows, acc, priority, literal, role, bracket in terminals
+    ]
+    doc = {"terminals": packed, "rules": rules, "start": start, "nonterminals": nonterminals}
+    return json.dumps(doc | {"hook": hook})
+
+
+def _decode(text: str) -> Tables:
+    doc: dict[str, Any] = json.loads(text)
+    terminals: list[NativeTerminal] = [
+        (n, zlib.decompress(base64.b64decode(rows)), [c == "1" for c in acc], p, lit, role, br)
+        for n, rows, acc, p, lit, role, br in doc["terminals"]
+    ]
+    rules = [(lhs, list(symbols)) for lhs, symbols in doc["rules"]]
+    return terminals, rules, doc["start"], doc["nonterminals"], doc["hook"]
+
+
+def _tables(grammar: LarkGrammar, start: str) -> Tables:
+    """The lowered tables of ``grammar`` from ``start``: read from the disk cache, else stored."""
+    path = _cache_path(grammar, start)
+    if path is not None and path.is_file():
+        try:
+            return _decode(path.read_text())
+        except (OSError, ValueError, KeyError, TypeError, zlib.error):
+            pass  # unreadable or from an older format: lowered again and rewritten below
+    tables = _lower(grammar, start)
+    if path is not None:
+        _store(path, _encode(tables))
+    return tables
+
+
+def _store(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically; a read-only or full disk only means no cache."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _lower(grammar: LarkGrammar, start: str) -> Tables:
     try:
         parsed, _ = load_grammar(grammar.lark_grammar, grammar.name, [], False)  # type: ignore[no-untyped-call]
         terminals, rules, ignore = parsed.compile([start], set())
@@ -207,13 +302,11 @@ def _compile(grammar: LarkGrammar, start: str) -> Grammar:
         nonterminals.setdefault(rule.origin.name, len(nonterminals))
     if start not in nonterminals:
         raise _error(f"{grammar.name}: no rule named {start!r} to start from")
-    native_rules = []
+    native_rules: list[tuple[int, list[int]]] = []
     for rule in rules:
         symbols = [
             index[s.name] if isinstance(s, Terminal) else ~nonterminals[s.name]
             for s in rule.expansion
         ]
         native_rules.append((nonterminals[rule.origin.name], symbols))
-    return Grammar(
-        native_terms, native_rules, nonterminals[start], list(nonterminals), grammar.lexer or ""
-    )
+    return native_terms, native_rules, nonterminals[start], list(nonterminals), grammar.lexer or ""
