@@ -481,3 +481,137 @@ def test_grammar_state_machines() -> None:
         state_machine=PythonStateMachine, left_delimiter="```python\n", right_delimiter="\n```"
     )
     assert not matches(python_block_sm, "```python\nx = = 1\n```")
+
+
+# ------------------------------------------------- guides/base-state-machines.md
+
+
+def test_base_state_machines_guide() -> None:
+    from pse.types.base import (
+        AnyStateMachine,
+        ChainStateMachine,
+        CharacterStateMachine,
+        EncapsulatedStateMachine,
+        LoopStateMachine,
+        PhraseStateMachine,
+        WaitFor,
+    )
+    from pse.types.json.json_value import JsonStateMachine
+    from pse.types.string import StringStateMachine
+    from pse.types.whitespace import WhitespaceStateMachine
+
+    assert matches(PhraseStateMachine("class"), "class")
+    assert matches(PhraseStateMachine("---"), "---")
+    digit_sm = CharacterStateMachine(whitelist_charset="0123456789")
+    whitespace_sm = CharacterStateMachine(
+        whitelist_charset=" \t\n\r", char_limit=10, is_optional=True
+    )
+    non_quote_sm = CharacterStateMachine(blacklist_charset='"')
+    assert matches(digit_sm, "7") and not matches(digit_sm, "x")
+    assert whitespace_sm.is_optional and not matches(whitespace_sm, " " * 11)
+    assert matches(non_quote_sm, "abc") and not matches(non_quote_sm, 'a"')
+    key_value_sm = ChainStateMachine(
+        [
+            StringStateMachine(),
+            PhraseStateMachine(":"),
+            WhitespaceStateMachine(),
+            JsonStateMachine(),
+        ]
+    )
+    assert matches(key_value_sm, '"k": [1]')
+    json_literal_sm = AnyStateMachine(
+        [PhraseStateMachine("true"), PhraseStateMachine("false"), PhraseStateMachine("null")]
+    )
+    assert all(matches(json_literal_sm, t) for t in ("true", "false", "null"))
+    word_loop_sm = LoopStateMachine(
+        state_machine=CharacterStateMachine(blacklist_charset=" \t\n\r"),
+        min_loop_count=1,
+        whitespace_seperator=True,
+    )
+    assert matches(word_loop_sm, "word1 word2 word3")
+    json_block_sm = EncapsulatedStateMachine(
+        state_machine=JsonStateMachine(), delimiters=("```json\n", "\n```")
+    )
+    assert value(json_block_sm, '```json\n{"a": 1}\n```') == {"a": 1}
+    optional_xml_sm = EncapsulatedStateMachine(
+        state_machine=StringStateMachine(), delimiters=("<data>", "</data>"), is_optional=True
+    )
+    assert optional_xml_sm.is_optional and value(optional_xml_sm, '<data>"x"</data>') == "x"
+    wait_for_start_sm = WaitFor(state_machine=PhraseStateMachine("<START>"))
+    assert matches(wait_for_start_sm, "<START>")
+    wait_for_json_buffered_sm = WaitFor(
+        state_machine=PhraseStateMachine("```json"), buffer_length=20
+    )
+    assert matches(wait_for_json_buffered_sm, "x" * 20 + "```json")
+    assert not matches(wait_for_json_buffered_sm, "x" * 5 + "```json")
+
+
+# ------------------------------------------ api/state-machines/schema-sources.md
+
+
+def test_schema_sources_configure_an_engine() -> None:
+    # Corrected: configure() is called on an engine instance, not on the class.
+    from typing import Optional
+
+    from _support.tokenizers import smollm2_tokenizer
+    from pydantic import BaseModel, Field
+
+    from pse import StructuringEngine
+
+    engine = StructuringEngine(smollm2_tokenizer())
+    person_schema = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "age": {"type": "integer", "minimum": 0},
+            "address": {
+                "type": "object",
+                "properties": {
+                    "street": {"type": "string"},
+                    "city": {"type": "string"},
+                    "zipcode": {"type": "string"},
+                },
+                "required": ["street", "city"],
+            },
+            "hobbies": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["name", "age"],
+    }
+    engine.configure(person_schema)
+    assert matches(engine.state_machine, '{"name": "A", "age": 3}')
+
+    class Address(BaseModel):
+        street: str
+        city: str
+        zipcode: Optional[str] = None  # noqa: UP045 (as the page writes it)
+
+    class Person(BaseModel):
+        name: str
+        age: int = Field(ge=0)
+        address: Optional[Address] = None  # noqa: UP045
+        hobbies: list[str] = []
+
+    engine.configure(Person)
+    assert matches(engine.state_machine, '{"name": "A", "age": 3}')
+    assert not matches(engine.state_machine, '{"name": "A", "age": -3}')
+
+    def search_database(
+        query: str,
+        max_results: int = 10,
+        filters: dict[str, str] | None = None,
+        sort_by: list[str] = ["relevance"],  # noqa: B006 (as the page writes it)
+    ) -> list[dict[str, str]]:
+        """
+        Search the database with the given parameters.
+
+        Args:
+            query: The search query string
+            max_results: Maximum number of results to return
+            filters: Optional dictionary of field/value filters
+            sort_by: Fields to sort results by
+        """
+        return []
+
+    engine.configure(search_database)
+    assert matches(engine.state_machine, '{"query": "q"}')
+    assert not matches(engine.state_machine, '{"max_results": 3}')
