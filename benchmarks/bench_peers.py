@@ -575,6 +575,39 @@ def print_table(tokenizer: str, vocab: Any, rows: list[dict[str, Any]], walks: i
             print(f"  note {row['engine']}: {note}")
 
 
+def save_peers_table(
+    tokenizer: str, rows: list[dict[str, Any]], versions: dict[str, Any], walks: int, compiles: int
+) -> None:
+    """The README's table for ``tokenizer`` as ``benchmarks/results/peers-<tokenizer>.json``."""
+    from bench_results import save_table
+
+    def cell(value: Any, digits: int = 1) -> str | None:
+        return None if value is None else f"{value:,.{digits}f}"
+
+    table = [
+        {
+            "engine": f"{row['engine']} {versions.get(row['engine']) or ''}".strip(),
+            "ok": f"{row['ok']}/{row['total']}",
+            "mask mean µs": cell(row["mask_mean_us"]),
+            "p50": cell(row["mask_p50_us"]),
+            "p99": cell(row["mask_p99_us"]),
+            "first walk mean µs": cell(row["mask_cold_mean_us"]),
+            "compile median ms": cell(row["compile_warm_median_ms"], 2),
+            "compile max ms": cell(row["compile_warm_max_ms"]),
+        }
+        for row in rows
+    ]
+    save_table(
+        f"peers-{tokenizer}",
+        table,
+        notes=(
+            f"{tokenizer}: the 8 bench schemas, compact JSON; mask per token, full vocabulary, "
+            f"{walks} warm walks after the first (pooled samples); first walk = the walk right "
+            f"after compiling; compile = median of {compiles} with caches cleared"
+        ),
+    )
+
+
 def print_per_schema(runs: list[dict[str, Any]], names: list[str]) -> None:
     print("  per schema: warm mask mean µs / warm compile ms (x = not ok)")
     header = f"  {'schema':<15} {'tok':>4} " + " ".join(f"{r['engine']:>19}" for r in runs)
@@ -651,6 +684,8 @@ def main() -> int:
                         help="seconds of warm walks per instance at most")  # fmt: skip
     parser.add_argument("--compile-budget", type=float,
                         help="warm-compile seconds per schema (default 10; quick 4)")  # fmt: skip
+    parser.add_argument("--save", action="store_true",
+                        help="write results/peers-<tokenizer>.json")  # fmt: skip
     parser.add_argument("--no-scaling", action="store_true", help="skip the scaling curves")
     parser.add_argument("--scaling-engines", default=",".join(ENGINES),
                         help="engines for the scaling curves (comma-separated)")  # fmt: skip
@@ -724,6 +759,8 @@ def main() -> int:
                 if c:
                     c.pop("warm_samples_ns", None)
         result["tokenizers"][tokenizer] = {"rows": rows, "runs": runs}
+        if args.save:
+            save_peers_table(tokenizer, rows, versions, walks, compiles)
 
     if not args.no_scaling:
         cases = scaling_cases()

@@ -156,12 +156,19 @@ MaskStatus Engine::fill_mask(std::uint32_t* out, std::size_t words) {
     finished = masker_->compute(closed, out);
   }
   // Tokens the structure itself allows, before end tokens are added (those
-  // have no bytes, so the structure never sets them).
-  const bool structural = count_bits(out, need) != 0;
+  // have no bytes, so the structure never sets them); counted once.
+  const std::size_t structural = count_bits(out, need);
+  std::size_t allowed = structural;
+  auto add = [&](std::int32_t id) {
+    std::uint32_t& word = out[id >> 5];
+    const std::uint32_t bit = 1u << (id & 31);
+    allowed += !(word & bit);
+    word |= bit;
+  };
   if (finished)
-    for (std::int32_t id : vocab->eos_ids()) out[id >> 5] |= 1u << (id & 31);
-  for (std::int32_t id : whitelist_ids_) out[id >> 5] |= 1u << (id & 31);
-  return {count_bits(out, need), finished && !structural};
+    for (std::int32_t id : vocab->eos_ids()) add(id);
+  for (std::int32_t id : whitelist_ids_) add(id);
+  return {allowed, finished && structural == 0};
 }
 
 bool Engine::is_token_allowed(std::int32_t id) const {

@@ -6,6 +6,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -32,22 +33,24 @@ std::uint32_t* words_of(Bitmask& a, std::size_t& words) {
 template <class T>
 void mask_rows(T* logits, std::size_t rows, std::size_t cols, const std::uint32_t* bits,
                std::size_t bit_rows, std::size_t words, T minus_inf) {
-  // Word by word: a word of 32 allowed tokens is skipped, a word of none is
-  // filled, only mixed words test bits one by one.
+  // Word by word: a word of 32 allowed tokens is skipped, a run of words with
+  // none is filled at once, a mixed word visits only its clear bits.
   const std::size_t covered = std::min(cols, words * 32);
   for (std::size_t r = 0; r < rows; ++r) {
     const std::uint32_t* row_bits = bits + (bit_rows == 1 ? 0 : r) * words;
     T* row = logits + r * cols;
     std::size_t j = 0;
     for (; j + 32 <= covered; j += 32) {
-      const std::uint32_t w = row_bits[j >> 5];
+      std::uint32_t w = row_bits[j >> 5];
       if (w == 0xFFFFFFFFu) continue;
-      if (w == 0) {
-        std::fill(row + j, row + j + 32, minus_inf);
+      if (w == 0) {  // a run of words with no allowed token: one fill
+        std::size_t end = j + 32;
+        while (end + 32 <= covered && row_bits[end >> 5] == 0) end += 32;
+        std::fill(row + j, row + end, minus_inf);
+        j = end - 32;
         continue;
       }
-      for (std::uint32_t k = 0; k < 32; ++k)
-        if (!((w >> k) & 1u)) row[j + k] = minus_inf;
+      for (; w != 0xFFFFFFFFu; w |= w + 1) row[j + std::countr_one(w)] = minus_inf;
     }
     for (; j < covered; ++j)
       if (!((row_bits[j >> 5] >> (j & 31)) & 1u)) row[j] = minus_inf;
