@@ -60,8 +60,10 @@ KEYWORDS: tuple[Keyword, ...] = (
         "not",
         P,
         "negation of types, null/boolean consts, any string schema (a complement "
-        "automaton), number bounds and integer/multipleOf, item and property "
-        "counts, and `required`",
+        "automaton), number bounds and integer/multipleOf; objects and arrays by De Morgan "
+        "over their constraints (required, property values, dependencies, counts, prefix "
+        "items, items without a prefix), not over `additionalProperties`/"
+        "`patternProperties`/`propertyNames`, `contains` or `uniqueItems`",
     ),
     Keyword("if", P, "`(if and then) or (not if and else)` when `if` can be negated"),
     Keyword("then", P, "with `if`"),

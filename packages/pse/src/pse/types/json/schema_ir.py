@@ -33,7 +33,7 @@ from pse.types.json.references import (
     schema_uri_of,
 )
 
-MAX_ALTERNATIVES = 256
+MAX_ALTERNATIVES = 1024
 
 
 # ---------------------------------------------------------------------- nodes
@@ -796,67 +796,9 @@ def negate_alt(ctx: SchemaContext, alt: Alt, pointer: str) -> list[Alt]:
         else:  # patterns, formats, exclusions: the complement automaton
             inside = [StrAlt(negated=frozenset({alt}))]
     elif isinstance(alt, ArrAlt):
-        trivial = (
-            all(_sub_is_true(ctx, p) for p in alt.prefix)
-            and _sub_is_true(ctx, alt.items)
-            and not alt.contains
-            and not alt.unique
-        )
-        only_items = (
-            not alt.prefix
-            and not alt.contains
-            and not alt.unique
-            and alt.min_items == 0
-            and alt.max_items is None
-        )
-        if only_items and not trivial:
-            bad = frozenset({ctx.synthetic("not", {}, pointer, inner=alt.items)})
-            ctx.precompute(bad)
-            inside = [ArrAlt(contains=((bad, 1, None),))]
-        elif trivial:
-            inside = []
-            if alt.min_items > 0:
-                inside.append(ArrAlt(max_items=alt.min_items - 1))
-            if alt.max_items is not None:
-                inside.append(ArrAlt(min_items=alt.max_items + 1))
+        inside = _negate_array(ctx, alt, pointer)
     else:
-        trivial = (
-            all(_sub_is_true(ctx, s) for _, s in alt.props)
-            and all(
-                _sub_is_true(ctx, r.additional) and all(_sub_is_true(ctx, s) for _, s in r.patterns)
-                for r in alt.rules
-            )
-            and _sub_is_true(ctx, alt.names)
-            and not alt.forbid_all
-            and not alt.dependent
-        )
-        props_only = (
-            not trivial
-            and all(r == ObjRule() for r in alt.rules)
-            and _sub_is_true(ctx, alt.names)
-            and not alt.forbid_all
-            and not alt.dependent
-            and alt.min_props == 0
-            and alt.max_props is None
-        )
-        if props_only:
-            inside = [ObjAlt(forbid_all=(alt.required,))] if alt.required else []
-            for key, sub in alt.props:
-                if _sub_is_true(ctx, sub):
-                    continue
-                bad = frozenset({ctx.synthetic("not", {}, pointer, inner=sub)})
-                ctx.precompute(bad)
-                inside.append(ObjAlt(props=((key, bad),), required=frozenset({key})))
-        elif trivial:
-            inside = []
-            if alt.required:
-                inside.append(ObjAlt(forbid_all=(alt.required,)))
-            if alt.min_props > 0:
-                inside.append(ObjAlt(max_props=alt.min_props - 1))
-            if alt.max_props is not None:
-                inside.append(ObjAlt(min_props=alt.max_props + 1))
-            if alt.required and (alt.min_props > 0 or alt.max_props is not None):
-                inside = None
+        inside = _negate_object(ctx, alt, pointer)
     if inside is None:
         ctx.decline(
             f"cannot negate this {TYPE_OF[type(alt)]} schema exactly",
@@ -865,6 +807,61 @@ def negate_alt(ctx: SchemaContext, alt: Alt, pointer: str) -> list[Alt]:
         )
         return all_alts()  # lenient: the negation is dropped
     return others + inside
+
+
+def _complement(ctx: SchemaContext, sub: Sub, pointer: str) -> Sub:
+    bad = frozenset({ctx.synthetic("not", {}, pointer, inner=sub)})
+    ctx.precompute(bad)
+    return bad
+
+
+def _negate_array(ctx: SchemaContext, alt: ArrAlt, pointer: str) -> list[Alt] | None:
+    """not(c1 and c2 and ...) = not c1 or not c2 or ...: one alternative per
+    constraint of ``alt`` (``None`` where one has no complement here)."""
+    if alt.unique or alt.contains:
+        return None
+    inside: list[Alt] = []
+    for i, sub in enumerate(alt.prefix):
+        if not _sub_is_true(ctx, sub):
+            bad = _complement(ctx, sub, pointer)
+            inside.append(ArrAlt(prefix=(TRUE,) * i + (bad,), min_items=i + 1))
+    if not _sub_is_true(ctx, alt.items):
+        if alt.prefix:
+            return None  # "an item after the prefix fails": no contains with an offset
+        inside.append(ArrAlt(contains=((_complement(ctx, alt.items, pointer), 1, None),)))
+    if alt.min_items > 0:
+        inside.append(ArrAlt(max_items=alt.min_items - 1))
+    if alt.max_items is not None:
+        inside.append(ArrAlt(min_items=alt.max_items + 1))
+    return inside
+
+
+def _negate_object(ctx: SchemaContext, alt: ObjAlt, pointer: str) -> list[Alt] | None:
+    """De Morgan over the constraints of ``alt`` (as ``_negate_array``): a missing
+    required key, a present forbidden set, a present key whose value fails, a
+    count outside the bounds, a dependency broken."""
+    rules_true = all(
+        _sub_is_true(ctx, r.additional) and all(_sub_is_true(ctx, s) for _, s in r.patterns)
+        for r in alt.rules
+    )
+    if not rules_true or not _sub_is_true(ctx, alt.names):
+        return None
+    inside: list[Alt] = []
+    if alt.required:
+        inside.append(ObjAlt(forbid_all=(alt.required,)))
+    inside += [ObjAlt(required=keys) for keys in alt.forbid_all]
+    for key, deps in alt.dependent:
+        for dep in sorted(deps):
+            inside.append(ObjAlt(required=frozenset({key}), forbid_all=(frozenset({dep}),)))
+    for key, sub in alt.props:
+        if not _sub_is_true(ctx, sub):
+            bad = _complement(ctx, sub, pointer)
+            inside.append(ObjAlt(props=((key, bad),), required=frozenset({key})))
+    if alt.min_props > 0:
+        inside.append(ObjAlt(max_props=alt.min_props - 1))
+    if alt.max_props is not None:
+        inside.append(ObjAlt(min_props=alt.max_props + 1))
+    return inside
 
 
 # --------------------------------------------------------------- emptiness
