@@ -368,10 +368,13 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
   // Ignored lexemes (blanks, comments) are absorbed by the lexer: after one,
   // it restarts in `home` without the parser (not where the hooks need them).
   const bool absorb = hook_ == Hook::kNone || (hook_ == Hook::kPython && !ps.hook.line_start);
+  // Only the bytes that would extend the previous lexeme matter, not which
+  // configuration it ended in: start configurations are shared by those.
   const std::int32_t expected = base ? base->expected_id : -1;
-  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(expected)) << 32) ^
-                            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(prev)) << 2) ^
-                            (newline_ok ? 1 : 0) ^ (absorb ? 2 : 0);
+  const LexConfig* before = prev >= 0 ? &config(prev) : nullptr;
+  const auto extends = static_cast<std::uint64_t>(before ? before->extends_id + 1 : 0);
+  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(expected)) << 32) |
+                            extends << 2 | (newline_ok ? 1 : 0) | (absorb ? 2 : 0);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = start_configs_.find(key);
@@ -396,17 +399,12 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
     // Maximal munch: the new lexeme may not start with a byte that would
     // have extended the previous one (only bytes it can start with matter).
     std::array<std::uint64_t, 4> forbid{};
-    if (prev >= 0)
+    if (before)
       for (int b = 0; b < 256; ++b) {
+        if (!(before->extends[b >> 6] >> (b & 63) & 1)) continue;
         bool starts = false;
         for (auto [t, s] : items) starts = starts || (!(t & kShadow) && term(t).table[b] >= 0);
-        if (!starts) continue;
-        std::int32_t c = prev;
-        std::uint64_t local = 0;
-        bool extends = lex_step(c, local, static_cast<std::uint8_t>(b));
-        for (auto [t, s] : config(prev).items)
-          extends = extends || term(t & ~kShadow).table[static_cast<std::size_t>(s) * 256 + b] >= 0;
-        if (extends) forbid[b >> 6] |= 1ull << (b & 63);
+        if (starts) forbid[b >> 6] |= 1ull << (b & 63);
       }
     const std::int32_t home = absorb ? intern(items, {}, true, kSelf) : -1;
     id = home >= 0 && forbid == std::array<std::uint64_t, 4>{} ? home
@@ -504,6 +502,21 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
     }
   }
   for (auto [t, s] : c.items) c.capture = c.capture || static_cast<std::int32_t>(t) == heredoc_start_;
+  auto mark_moves = [&](const std::vector<std::pair<std::uint16_t, std::int32_t>>& from, bool real_only) {
+    for (auto [t, s] : from) {
+      if (real_only && (t & kShadow)) continue;
+      const std::int32_t* row = &term(t & ~kShadow).table[static_cast<std::size_t>(s) * 256];
+      for (int b = 0; b < 256; ++b)
+        if (row[b] >= 0) c.extends[b >> 6] |= 1ull << (b & 63);
+    }
+  };
+  mark_moves(c.items, false);
+  if (!c.fresh && c.ignored && c.accepting && c.home >= 0 &&
+      term(c.accepted[0]).role != TermRole::kNewline)  // compute_next restarts in `home`
+    mark_moves(c.home == static_cast<std::int32_t>(id) ? c.items : config(c.home).items, true);
+  std::string bits(reinterpret_cast<const char*>(c.extends.data()), sizeof(c.extends));
+  c.extends_id = extends_ids_.emplace(std::move(bits), static_cast<std::int32_t>(extends_ids_.size()))
+                     .first->second;
   config_ids_.emplace(std::move(key), static_cast<std::int32_t>(id));
   config_count_.store(id + 1, std::memory_order_release);
   return static_cast<std::int32_t>(id);

@@ -124,6 +124,10 @@ struct LexConfig {
   bool ignored = false;                   ///< the finished lexeme is dropped
   bool capture = false;                   ///< bash: a heredoc start is still possible
   std::int32_t home = -1;                 ///< where an ignored lexeme restarts (-1: it pops)
+  /// Bytes that would extend this lexeme (shadows and an absorbed restart
+  /// included): what the next lexeme may not start with; interned as `extends_id`.
+  std::array<std::uint64_t, 4> extends{};
+  std::int32_t extends_id = 0;
   std::vector<std::uint16_t> accepted;    ///< top-rank terminals of the finished lexeme
   std::array<std::atomic<std::int32_t>, 256> next;  ///< -2 unknown, -1 none
   LexConfig();
@@ -225,6 +229,7 @@ class Grammar {
   mutable std::mutex mutex_;  ///< guards interning (configs, expected lists)
   mutable std::unordered_map<std::string, std::int32_t> config_ids_;
   mutable std::unordered_map<std::string, std::int32_t> expected_ids_;
+  mutable std::unordered_map<std::string, std::int32_t> extends_ids_;
   mutable std::unordered_map<std::uint64_t, std::int32_t> start_configs_;
   mutable std::unordered_map<std::string, std::uint16_t> heredoc_terms_;
   mutable std::unordered_map<std::uint64_t, std::uint32_t> delimiter_ids_;
