@@ -233,11 +233,15 @@ def test_array_state_machines() -> None:
         "maxItems": 5,
         "uniqueItems": True,
     }
-    # Deliberate difference: uniqueItems over an unbounded item set cannot be
-    # enforced by a finite machine, so it is refused, not silently dropped;
-    # lenient=True compiles without it and lists it in ignored_keywords.
+    # Deliberate difference: a bare array machine cannot enforce uniqueItems over
+    # an unbounded item set, so it refuses it (lenient=True compiles without it);
+    # the schema compiler enforces it with a duplicate check around the array.
     with pytest.raises(SchemaError, match="uniqueItems"):
         ArraySchemaStateMachine(schema=constrained, context={})
+    from pse.types.json import json_schema_state_machine
+
+    _, unique = json_schema_state_machine(constrained)
+    assert matches(unique, "[1, 2, 3]") and not matches(unique, "[1, 2, 1]")
     constrained_array_sm = ArraySchemaStateMachine(schema=constrained, context={}, lenient=True)
     assert matches(constrained_array_sm, "[1, 2, 3]")
     assert not matches(constrained_array_sm, "[]") and not matches(
