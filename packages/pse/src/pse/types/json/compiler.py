@@ -17,7 +17,8 @@ from pse_core.errors import SchemaError
 from pse.types.base.character import CharacterStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.boolean import BooleanStateMachine
-from pse.types.json import idn_hostname, unique_items
+from pse.types.json import ecma_regex, idn_hostname, unique_items
+from pse.types.json.checked_string import in_graph
 from pse.types.json.schema_ir import (
     Alt,
     ArrAlt,
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
     from pse_core._core import Edge
 
 WHITESPACE_MODES = ("standard", "compact", "free")
+#: Formats judged by a Python check instead of an automaton.
+CHECKED_FORMATS = frozenset({idn_hostname.FORMAT, ecma_regex.FORMAT})
 
 
 class NeverStateMachine(StateMachine):
@@ -194,8 +197,8 @@ class Compiler:
             from pse.types.json.json_number import build_number  # noqa: PLC0415
 
             return build_number(self, alt)
-        if isinstance(alt, StrAlt) and idn_hostname.FORMAT in alt.formats:
-            return self.build_idn_hostname(alt)
+        if isinstance(alt, StrAlt) and not CHECKED_FORMATS.isdisjoint(alt.formats):
+            return self.build_checked(alt)
         if isinstance(alt, StrAlt):
             from pse.types.json.json_string import build_string  # noqa: PLC0415
 
@@ -211,23 +214,27 @@ class Compiler:
 
         return ObjectSchemaStateMachine.from_alt(self, self.strict_object(alt))
 
-    def build_idn_hostname(self, alt: StrAlt) -> StateMachine:
-        """``format: idn-hostname`` with length bounds or a literal set; with other
-        string keywords (patterns, other formats, negations) it is declined."""
-        others = alt.patterns or len(alt.formats) > 1 or alt.excluded or alt.negated
-        if others:
+    def build_checked(self, alt: StrAlt) -> StateMachine:
+        """A format judged by a Python check (``idn-hostname``, ``regex``) with length
+        bounds or a literal set; with other string keywords (patterns, other formats,
+        negations) it is declined."""
+        (fmt,) = [f for f in alt.formats if f in CHECKED_FORMATS][:1]
+        check = idn_hostname if fmt == idn_hostname.FORMAT else ecma_regex
+        if alt.patterns or len(alt.formats) > 1 or alt.excluded or alt.negated:
             raise SchemaError(
-                "format 'idn-hostname' together with pattern, another format or not",
+                f"format {fmt!r} together with pattern, another format or not",
                 code="unsupported-keyword",
                 keyword="format",
-                pointer=self.ctx.format_pointers.get(idn_hostname.FORMAT, ""),
+                pointer=self.ctx.format_pointers.get(fmt, ""),
             )
         if alt.literals is not None:
-            names = [x for x in sorted(alt.literals) if idn_hostname.valid(x)]
+            names = [x for x in sorted(alt.literals) if check.valid(x)]
             return string_set_machine(names) if names else NeverStateMachine()
-        if alt.min_length > idn_hostname.MAX_NAME:
-            return NeverStateMachine()
-        return idn_hostname.idn_hostname_machine(alt.min_length, alt.max_length)
+        if check is idn_hostname:
+            if alt.min_length > idn_hostname.MAX_NAME:
+                return NeverStateMachine()
+            return idn_hostname.idn_hostname_machine(alt.min_length, alt.max_length)
+        return in_graph(ecma_regex.RegexStateMachine(alt.min_length, alt.max_length))
 
     # ------------------------------------------------------------- errors
     def reraise(self, exc: SchemaError, keyword: str | None, pointer: str) -> SchemaError:

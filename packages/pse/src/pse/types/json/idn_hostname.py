@@ -38,8 +38,10 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from pse_core._core import StateMachine, Stepper
+from pse_core._core import StateMachine
 from pse_core.errors import SchemaError
+
+from pse.types.json.checked_string import CheckedStringStateMachine, JsonText, in_graph
 
 FORMAT = "idn-hostname"
 #: The label separators of IDNA (RFC 3490 section 3.1): full stop, ideographic
@@ -49,8 +51,6 @@ MAX_NAME = 253
 MAX_LABEL = 63
 #: Characters a completion may add: one of each class the rules ask for.
 WITNESS_CHARS = ("a", "l", "0", "\u03b1", "\u05d1", "\u3041", "\u0628", "\u0661", "\u06f1")
-_HEX = "0123456789abcdefABCDEF"
-_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
 def _idna() -> Any:
@@ -190,117 +190,20 @@ def viable_escape(prefix: str, escape: str, room: int = 1) -> bool:
     return any(viable(prefix + c, room - 1) for c in chars)
 
 
-class _Text:
-    """The decoded content of a JSON string read so far, and a pending escape."""
-
-    __slots__ = ("escape", "text")
-
-    def __init__(self, text: str = "", escape: str = "") -> None:
-        self.text = text
-        self.escape = escape  # "" or the escape read so far, from the backslash
-
-    def feed(self, char: str) -> _Text | None:
-        """The state after ``char``; ``None`` for invalid JSON string content."""
-        esc = self.escape
-        if not esc:
-            if char == "\\":
-                return _Text(self.text, "\\")
-            if char < " ":
-                return None
-            return _Text(self.text + char)
-        if len(esc) == 1:
-            if char == "u":
-                return _Text(self.text, "\\u")
-            return _Text(self.text + _ESCAPES[char]) if char in _ESCAPES else None
-        if char not in _HEX:
-            return None
-        esc += char
-        if len(esc) < 6:
-            return _Text(self.text, esc)
-        code = int(esc[2:], 16)
-        if 0xDC00 <= code <= 0xDFFF and self.text and "\ud800" <= self.text[-1] <= "\udbff":
-            pair = (ord(self.text[-1]) - 0xD800) * 0x400 + (code - 0xDC00) + 0x10000
-            return _Text(self.text[:-1] + chr(pair))
-        return _Text(self.text + chr(code))
-
-    def pending(self) -> bool:
-        """An escape is open, or a high surrogate waits for its low half."""
-        return bool(self.escape) or self.surrogate()
-
-    def surrogate(self) -> bool:
-        return bool(self.text) and "\ud800" <= self.text[-1] <= "\udfff"
-
-
-class IdnHostnameStepper(Stepper):
-    """A position in an ``IdnHostnameStateMachine``: before, inside or after the string."""
-
-    def __init__(
-        self,
-        machine: IdnHostnameStateMachine,
-        content: _Text | None = None,
-        done: bool = False,
-        rest: str | None = None,
-    ) -> None:
-        super().__init__(machine)
-        self.machine = machine
-        self.content = content
-        self.done = done
-        self.rest = rest
-
-    @property
-    def remaining_input(self) -> str | None:  # type: ignore[override]
-        return self.rest
-
-    def has_reached_accept_state(self) -> bool:
-        return self.done
-
-    def can_accept_more_input(self) -> bool:
-        return not self.done
-
-    def get_current_value(self) -> Any:
-        return None if self.content is None else self.content.text
-
-    def consume(self, token: str) -> list[Stepper]:
-        if self.done or not token:
-            return []
-        content, i = self.content, 0
-        if content is None:
-            if token[0] != '"':
-                return []
-            content, i = _Text(), 1
-        for i in range(i, len(token)):  # noqa: B020 (continues from the opening quote)
-            char = token[i]
-            if char == '"' and not content.escape:
-                if content.pending() or not self.machine.complete(content.text):
-                    return []
-                rest = token[i + 1 :] or None
-                return [IdnHostnameStepper(self.machine, content, True, rest)]
-            following = content.feed(char)
-            if following is None:
-                return []
-            content = following
-        if not self.machine.prefix_ok(content):
-            return []
-        return [IdnHostnameStepper(self.machine, content)]
-
-
-class IdnHostnameStateMachine(StateMachine):
+class IdnHostnameStateMachine(CheckedStringStateMachine):
     """A JSON string holding a valid ``idn-hostname`` (with optional length bounds)."""
 
     def __init__(self, min_length: int = 0, max_length: int | None = None) -> None:
         _idna()
-        super().__init__({0: []}, start_state=0, end_states=["$"])
+        super().__init__()
         self.min_length = min_length
         self.max_length = max_length
-
-    def get_new_stepper(self, state: int | str | None = None) -> Stepper:
-        return IdnHostnameStepper(self)
 
     def complete(self, text: str) -> bool:
         fits = self.max_length is None or len(text) <= self.max_length
         return self.min_length <= len(text) and fits and valid(text)
 
-    def prefix_ok(self, content: _Text) -> bool:
+    def prefix_ok(self, content: JsonText) -> bool:
         """Whether a completion within the length bounds is valid."""
         text = content.text[:-1] if content.surrogate() else content.text
         room = 1 if self.max_length is None else min(1, self.max_length - len(text))
@@ -313,8 +216,7 @@ class IdnHostnameStateMachine(StateMachine):
 
 def idn_hostname_machine(min_length: int = 0, max_length: int | None = None) -> StateMachine:
     """The string machine inside a native graph (a Python stepper cannot be a root)."""
-    inner = IdnHostnameStateMachine(min_length, max_length)
-    return StateMachine({0: [(inner, "$")]}, start_state=0, end_states=["$"])
+    return in_graph(IdnHostnameStateMachine(min_length, max_length))
 
 
 __all__ = [

@@ -101,8 +101,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "format",
         E,
         "date, time, date-time, duration, email, hostname, ipv4, ipv6, uuid, uri "
-        "(see `pse.automata.SUPPORTED_FORMATS`); idn-hostname (IDNA2008, a Python stepper, "
-        "needs `idna`); unknown formats are annotations",
+        "(see `pse.automata.SUPPORTED_FORMATS`); idn-hostname (IDNA2008, needs `idna`) and "
+        "regex (ECMA-262, Unicode mode) by Python steppers; unknown formats are annotations",
     ),
     # --- arrays
     Keyword("items", E, "schema, or array (draft 7 tuple form)"),

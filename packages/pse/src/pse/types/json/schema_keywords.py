@@ -9,7 +9,7 @@ from typing import Any
 
 from pse_core.errors import SchemaError
 
-from pse.types.json import idn_hostname
+from pse.types.json import ecma_regex, idn_hostname
 from pse.types.json.keywords import BY_NAME, DECLINED, Handling
 from pse.types.json.schema_ir import (
     Alt,
@@ -421,7 +421,10 @@ def _strings(ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[
     if isinstance(fmt, str):
         from pse.types.json.json_string import supported_formats  # noqa: PLC0415
 
-        if fmt in supported_formats() or (fmt == idn_hostname.FORMAT and idn_hostname.available()):
+        checked = fmt == ecma_regex.FORMAT or (
+            fmt == idn_hostname.FORMAT and idn_hostname.available()
+        )
+        if fmt in supported_formats() or checked:
             s = replace(s, formats=(fmt,))
             ctx.format_pointers.setdefault(fmt, _ptr(node, "format"))
         elif fmt in STANDARD_FORMATS:
