@@ -17,8 +17,8 @@ from pse_core.errors import SchemaError
 from pse.types.base.character import CharacterStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.boolean import BooleanStateMachine
-from pse.types.json import ecma_regex, idn_hostname, unique_items
-from pse.types.json.checked_string import in_graph
+from pse.types.json import content, ecma_regex, idn_hostname, unique_items
+from pse.types.json.checked_string import CheckedStringStateMachine, in_graph
 from pse.types.json.schema_ir import (
     Alt,
     ArrAlt,
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 WHITESPACE_MODES = ("standard", "compact", "free")
 #: Formats judged by a Python check instead of an automaton.
-CHECKED_FORMATS = frozenset({idn_hostname.FORMAT, ecma_regex.FORMAT})
+CHECKED_FORMATS = frozenset({idn_hostname.FORMAT, ecma_regex.FORMAT, *content.FORMATS})
 
 
 class NeverStateMachine(StateMachine):
@@ -219,6 +219,19 @@ class Compiler:
         bounds or a literal set; with other string keywords (patterns, other formats,
         negations) it is declined."""
         (fmt,) = [f for f in alt.formats if f in CHECKED_FORMATS][:1]
+        if fmt in content.FORMATS:
+            machine: CheckedStringStateMachine = content.ContentStateMachine(fmt)
+            if alt.literals is not None:
+                names = [x for x in sorted(alt.literals) if content.valid(fmt, x)]
+                return string_set_machine(names) if names else NeverStateMachine()
+            if alt.min_length or alt.max_length is not None or len(alt.formats) > 1:
+                raise SchemaError(
+                    "contentMediaType together with lengths, pattern or format",
+                    code="unsupported-keyword",
+                    keyword="contentMediaType",
+                    pointer=self.ctx.format_pointers.get(fmt, ""),
+                )
+            return in_graph(machine)
         check = idn_hostname if fmt == idn_hostname.FORMAT else ecma_regex
         if alt.patterns or len(alt.formats) > 1 or alt.excluded or alt.negated:
             raise SchemaError(

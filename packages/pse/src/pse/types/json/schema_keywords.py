@@ -9,7 +9,7 @@ from typing import Any
 
 from pse_core.errors import SchemaError
 
-from pse.types.json import ecma_regex, idn_hostname
+from pse.types.json import content, ecma_regex, idn_hostname
 from pse.types.json.keywords import BY_NAME, DECLINED, Handling
 from pse.types.json.schema_ir import (
     Alt,
@@ -154,7 +154,10 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
         return _ref(ctx, node, schema["$ref"])
 
     for keyword in schema:
-        if keyword in DECLINED or (draft7 and keyword in ("contentMediaType", "contentEncoding")):
+        is_content = keyword in ("contentMediaType", "contentEncoding")
+        if is_content and draft7 and _content_format(schema) is not None:
+            continue
+        if keyword in DECLINED or (draft7 and is_content):
             ctx.decline(f"{keyword} is not supported", keyword, _ptr(node, keyword))
 
     alts: list[Alt] = all_alts()
@@ -253,6 +256,13 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
     if schema.get("nullable") is True and NullAlt() not in alts:
         alts = [*alts, NullAlt()]
     return alts
+
+
+def _content_format(schema: dict[str, Any]) -> str | None:
+    """The checked content format of draft 7's content keywords (``content.py``)."""
+    if "contentMediaType" not in schema:
+        return None
+    return content.format_of(schema["contentMediaType"], schema.get("contentEncoding"))
 
 
 def _merge_values(groups: Iterable[list[Alt]]) -> list[Alt]:
@@ -417,6 +427,11 @@ def _strings(ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[
             raise _invalid(node, "pattern", "pattern must be a string")
         s = replace(s, patterns=(schema["pattern"],))
         ctx.pattern_pointers.setdefault(schema["pattern"], _ptr(node, "pattern"))
+    draft7 = ctx.options.draft in ("4", "7")
+    checked_content = _content_format(schema) if draft7 else None
+    if checked_content is not None:
+        s = replace(s, formats=(checked_content,))
+        ctx.format_pointers.setdefault(checked_content, _ptr(node, "contentMediaType"))
     fmt = schema.get("format")
     if isinstance(fmt, str):
         from pse.types.json.json_string import supported_formats  # noqa: PLC0415
@@ -425,7 +440,7 @@ def _strings(ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[
             fmt == idn_hostname.FORMAT and idn_hostname.available()
         )
         if fmt in supported_formats() or checked:
-            s = replace(s, formats=(fmt,))
+            s = replace(s, formats=(*s.formats, fmt))
             ctx.format_pointers.setdefault(fmt, _ptr(node, "format"))
         elif fmt in STANDARD_FORMATS:
             ctx.decline(f"format {fmt!r} is not supported", "format", _ptr(node, "format"))
