@@ -502,6 +502,13 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
     }
   }
   for (auto [t, s] : c.items) c.capture = c.capture || static_cast<std::int32_t>(t) == heredoc_start_;
+  if (c.accepting) {
+    std::string names(reinterpret_cast<const char*>(c.accepted.data()), c.accepted.size() * 2);
+    c.accepted_id = accepted_ids_.emplace(std::move(names), static_cast<std::int32_t>(accepted_ids_.size()))
+                        .first->second;
+    c.plain = !c.ignored && term(c.accepted[0]).role != TermRole::kHeredoc &&
+              std::find(c.accepted.begin(), c.accepted.end(), heredoc_start_) == c.accepted.end();
+  }
   auto mark_moves = [&](const std::vector<std::pair<std::uint16_t, std::int32_t>>& from, bool real_only) {
     for (auto [t, s] : from) {
       if (real_only && (t & kShadow)) continue;
@@ -548,6 +555,26 @@ std::int32_t Grammar::compute_next(std::int32_t cfg, std::uint8_t b) const {
 
 StatePtr Grammar::finish_lexeme(const StatePtr& ps, std::int32_t cfg, std::uint64_t local) const {
   const LexConfig& c = config(cfg);
+  if (!c.plain) return finish_new(ps, c, local);
+  // Lexemes that end in different configurations often have the same terminals.
+  {
+    std::lock_guard<std::mutex> lock(ps->next_mutex);
+    for (const auto& [id, weak] : ps->next)
+      if (id == c.accepted_id)
+        if (StatePtr hit = weak.lock()) return hit;
+  }
+  StatePtr out = finish_new(ps, c, local);
+  std::lock_guard<std::mutex> lock(ps->next_mutex);
+  for (auto& [id, weak] : ps->next)
+    if (id == c.accepted_id) {
+      weak = out;
+      return out;
+    }
+  ps->next.emplace_back(c.accepted_id, out);
+  return out;
+}
+
+StatePtr Grammar::finish_new(const StatePtr& ps, const LexConfig& c, std::uint64_t local) const {
   if (hook_ == Hook::kBash && !c.ignored) return finish_bash(*ps, c, local);
   if (hook_ != Hook::kPython) {
     if (c.ignored) return ps;

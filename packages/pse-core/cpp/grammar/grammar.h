@@ -107,6 +107,10 @@ struct ParseState : std::enable_shared_from_this<ParseState> {
   mutable std::atomic<std::int8_t> finish{-1};  ///< cached can_finish()
   /// The last start_config() answer: (prev + 1) << 32 | (config + 1); 0: none.
   mutable std::atomic<std::uint64_t> last_start{0};
+  /// finish_lexeme() answers for real lexemes, by their `accepted_id` (weak:
+  /// alive while a mask or a stepper holds them).
+  mutable std::mutex next_mutex;
+  mutable std::vector<std::pair<std::int32_t, std::weak_ptr<const ParseState>>> next;
 };
 using StatePtr = std::shared_ptr<const ParseState>;
 
@@ -129,6 +133,8 @@ struct LexConfig {
   std::array<std::uint64_t, 4> extends{};
   std::int32_t extends_id = 0;
   std::vector<std::uint16_t> accepted;    ///< top-rank terminals of the finished lexeme
+  std::int32_t accepted_id = -1;          ///< `accepted`, interned
+  bool plain = false;  ///< a real lexeme whose effect depends on `accepted` alone (no heredoc)
   std::array<std::atomic<std::int32_t>, 256> next;  ///< -2 unknown, -1 none
   LexConfig();
 };
@@ -203,6 +209,7 @@ class Grammar {
   /// `set` after the hook tokens that end the input (python: NEWLINE, DEDENTs).
   SetPtr at_end(const ParseState& ps) const;
   StatePtr finish_bash(const ParseState& ps, const LexConfig& c, std::uint64_t local) const;
+  StatePtr finish_new(const StatePtr& ps, const LexConfig& c, std::uint64_t local) const;
   StatePtr make_state(SetPtr set, HookState hook) const;
 
   std::vector<Terminal> terminals_;
@@ -230,6 +237,7 @@ class Grammar {
   mutable std::unordered_map<std::string, std::int32_t> config_ids_;
   mutable std::unordered_map<std::string, std::int32_t> expected_ids_;
   mutable std::unordered_map<std::string, std::int32_t> extends_ids_;
+  mutable std::unordered_map<std::string, std::int32_t> accepted_ids_;
   mutable std::unordered_map<std::uint64_t, std::int32_t> start_configs_;
   mutable std::unordered_map<std::string, std::uint16_t> heredoc_terms_;
   mutable std::unordered_map<std::uint64_t, std::uint32_t> delimiter_ids_;
