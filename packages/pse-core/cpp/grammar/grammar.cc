@@ -93,6 +93,12 @@ struct EarleyBuilder {
   }
 
   void add(const Item& it) {
+    if (it.dot == 0) {
+      // A prediction: `predicted` already makes it unique, and no other
+      // step makes an item with the dot at 0.
+      s->items.push_back(it);
+      return;
+    }
     const ItemKey key{it.rule, it.dot, it.origin};
     std::size_t mask = table.size() - 1, i = ItemHash{}(key) & mask;
     for (; table[i]; i = (i + 1) & mask) {
