@@ -9,12 +9,8 @@ and a snippet the reference rejects must not validate strictly. Prints the agree
 
 from __future__ import annotations
 
-import ast
 import json
-import shutil
-import subprocess
 import sys
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -30,32 +26,15 @@ if sys.version_info[:2] != (3, 11):
         "the Python grammar is judged by ast.parse of CPython 3.11", allow_module_level=True
     )
 
+from _support.code_reference import BASH, bash_accepts, python_accepts  # noqa: E402
+
 from pse.types.grammar import GrammarError, LarkGrammar  # noqa: E402
 from pse.types.grammar.default_grammars.python import PythonStateMachine  # noqa: E402
 
-BASH = shutil.which("bash")
-
 # Snippets the reference accepts and the grammar rejects on purpose (docs/grammar_languages.md).
 KNOWN_UNCOVERED = {
-    "Format strings with format specifiers": "nested replacement field in a format spec",
     "Quoted Heredocs": "heredoc delimiters quoted with a backslash or longer than 7 bytes",
 }
-
-
-def python_reference(code: str) -> bool:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            ast.parse(code)
-        except (SyntaxError, ValueError):
-            return False
-    return True
-
-
-def bash_reference(code: str) -> bool:
-    assert BASH is not None
-    run = subprocess.run([BASH, "-n"], input=code.encode(), capture_output=True, check=False)
-    return run.returncode == 0
 
 
 def snippets() -> list[dict[str, Any]]:
@@ -78,7 +57,7 @@ def judge(row: dict[str, Any], grammar: LarkGrammar) -> dict[str, Any]:
     """Verdicts of the grammar and the reference on a snippet and its prefixes."""
     python = "cpython_parses" in row
     code = row["code"]
-    reference = python_reference(code) if python else bash_reference(code)
+    reference = python_accepts(code) if python else bash_accepts(code)
     verdict = grammar.validate(code, strict=True)
     prefixes = [code[:cut] for cut in range(len(code))] if reference else []
     rejected = [p for p in prefixes if not grammar.validate(p, strict=False)]

@@ -1,0 +1,144 @@
+"""Long runs of the grammar property tests: generated programs and their edits, judged by
+``ast.parse`` (CPython 3.11) and ``bash -n``.
+
+    python benchmarks/bench_grammar_properties.py [--examples N] [--mutants K] [--save NAME]
+
+Sources: ``hypothesmith.from_grammar()`` and ``hypothesmith.from_node()`` (Python),
+``bash_scripts()`` (Bash, ``tests/_support/program_generators.py``). For each generated program
+the reference accepts (and that avoids the documented gaps: CR, non-ASCII), the grammar must
+accept it and every prefix of it non-strictly; for ``K`` edits of each program, the grammar
+must not accept as complete an edit the reference rejects. Unlike the CI-sized tests in
+``tests/pse/grammar_properties`` this counts failures instead of stopping at the first, and
+prints each one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+for extra in (ROOT / "tests", ROOT / "benchmarks"):
+    if str(extra) not in sys.path:
+        sys.path.insert(0, str(extra))
+
+import hypothesmith  # noqa: E402
+from _support.code_reference import bash_accepts, python_accepts  # noqa: E402
+from _support.program_generators import bash_scripts, mutants  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from pse.types.grammar import LarkGrammar  # noqa: E402
+
+COLUMNS = [
+    "language",
+    "source",
+    "programs",
+    "reference accepts",
+    "grammar accepts",
+    "prefixes checked",
+    "prefixes rejected",
+    "edits",
+    "edits grammar accepts",
+    "edits accepted wrongly",
+    "cpu s",
+]
+
+
+def run_source(
+    language: str,
+    source: str,
+    strategy: st.SearchStrategy[str],
+    grammar: LarkGrammar,
+    reference: Callable[[str], bool],
+    examples: int,
+    edits: int,
+) -> dict[str, Any]:
+    row: dict[str, Any] = dict.fromkeys(COLUMNS, 0)
+    row.update(language=language, source=source)
+    failures: list[str] = []
+    started = time.process_time()
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        database=None,
+    )
+    @given(data=st.data(), code=strategy)
+    def check(data: st.DataObject, code: str) -> None:
+        row["programs"] += 1
+        if "\r" in code or not code.isascii() or not reference(code):
+            return
+        row["reference accepts"] += 1
+        if not grammar.validate(code, strict=True):
+            failures.append(f"rejected: {code!r}")
+        else:
+            row["grammar accepts"] += 1
+        for cut in range(len(code)):
+            row["prefixes checked"] += 1
+            if not grammar.validate(code[:cut], strict=False):
+                row["prefixes rejected"] += 1
+                failures.append(f"dead prefix: {code[:cut]!r}")
+                break
+        for _ in range(edits):
+            mutant = data.draw(mutants(code))
+            row["edits"] += 1
+            if grammar.validate(mutant, strict=True):
+                row["edits grammar accepts"] += 1
+                if not reference(mutant):
+                    row["edits accepted wrongly"] += 1
+                    failures.append(f"accepted wrongly: {mutant!r}")
+
+    check()
+    row["cpu s"] = round(time.process_time() - started, 1)
+    print(" ".join(f"{k}={row[k]}" for k in COLUMNS), flush=True)
+    for failure in failures:
+        print("   ", failure[:400])
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=500, help="programs per source")
+    parser.add_argument("--mutants", type=int, default=5, help="edits per program")
+    parser.add_argument("--sources", default="from_grammar,from_node,bash_scripts")
+    parser.add_argument("--save", help="save the table as benchmarks/results/NAME.json")
+    args = parser.parse_args(argv)
+    from pse.types.grammar.default_grammars.bash import BashStateMachine
+    from pse.types.grammar.default_grammars.python import PythonStateMachine
+
+    python, bash = PythonStateMachine.grammar, BashStateMachine.grammar
+    sources: dict[str, tuple[str, st.SearchStrategy[str], LarkGrammar, Callable[[str], bool]]] = {
+        "from_grammar": ("python", hypothesmith.from_grammar(), python, python_accepts),
+        "from_node": ("python", hypothesmith.from_node(), python, python_accepts),
+        "bash_scripts": ("bash", bash_scripts(), bash, bash_accepts),
+    }
+    rows = [
+        run_source(language, name, strategy, grammar, reference, args.examples, args.mutants)
+        for name in args.sources.split(",")
+        for language, strategy, grammar, reference in [sources[name]]
+    ]
+    print("\n| " + " | ".join(COLUMNS) + " |")
+    print("|" + "---|" * len(COLUMNS))
+    for row in rows:
+        print("| " + " | ".join(str(row[c]) for c in COLUMNS) + " |")
+    if args.save:
+        from bench_results import save_table
+
+        save_table(
+            args.save,
+            rows,
+            columns=COLUMNS,
+            notes=f"{args.examples} generated programs per source, {args.mutants} one-character "
+            f"edits each; references ast.parse (CPython {sys.version.split()[0]}) and bash -n",
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
