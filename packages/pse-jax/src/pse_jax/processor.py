@@ -23,17 +23,16 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax.experimental import io_callback
 from transformers.generation.flax_logits_process import FlaxLogitsProcessor
 
-from pse.batch import StockLoop
+from pse.batch import StockProcessor
 from pse_jax.mask import apply_token_bitmask
 
 __all__ = ["PSEFlaxLogitsProcessor"]
 
 
-class PSEFlaxLogitsProcessor(FlaxLogitsProcessor):  # type: ignore[misc]
+class PSEFlaxLogitsProcessor(StockProcessor, FlaxLogitsProcessor):  # type: ignore[misc]
     """Masks the logits of tokens the engine's structure forbids (see the module docs).
 
     ``engines`` lists the row engines (``engines[0]`` is the engine given).
@@ -43,31 +42,10 @@ class PSEFlaxLogitsProcessor(FlaxLogitsProcessor):  # type: ignore[misc]
         NoValidTokenError: a row allows no token at all.
     """
 
-    def __init__(self, engine: Any) -> None:
-        self.engine = engine
-        self.loop = StockLoop(engine)
-
-    @property
-    def engines(self) -> list[Any]:
-        return self.loop.engines
-
-    def reset(self) -> None:
-        self.loop.reset()
-
-    def _host_masks(self, input_ids: np.ndarray, cur_len: np.ndarray) -> np.ndarray:
-        ids = np.asarray(input_ids)[:, : int(cur_len)]
-        batch, _ = self.loop.masks(ids, ids.shape[0])
-        return np.array(batch.bitmask, copy=True)
-
     def __call__(self, input_ids: jax.Array, scores: jax.Array, cur_len: Any) -> jax.Array:
         if self.engine.state_machine is None:
             return scores
         words = -(-self.engine.vocab_size // 32)
         shape = jax.ShapeDtypeStruct((scores.shape[0], words), jnp.int32)
-        bitmask = io_callback(self._host_masks, shape, input_ids, cur_len, ordered=True)
+        bitmask = io_callback(self.host_masks, shape, input_ids, cur_len, ordered=True)
         return apply_token_bitmask(scores, bitmask)
-
-    def finalize(self, sequences: Any) -> None:
-        """Advance the engines with tokens of ``sequences`` they have not seen yet
-        (padding after an end token is ignored)."""
-        self.loop.sync(np.asarray(sequences))

@@ -11,7 +11,7 @@ keeps the model step compiled and the loop in Python:
   multiple of :data:`CACHE_BUCKET`, so calls with other prompts and lengths
   reuse the compiled programs;
 * per step, the rows' engines fill the packed bitmask on the host
-  (:class:`pse.batch.EngineBatch`), :func:`~pse_jax.mask.apply_token_bitmask`
+  (:class:`pse.batch.HostLoop`), :func:`~pse_jax.mask.apply_token_bitmask`
   masks the logits on the device *before* the generation config's processors
   and warpers (temperature, top-k, top-p, ...), and each row's token is chosen
   with ``jnp.argmax`` or ``jax.random.categorical`` through the engine
@@ -37,9 +37,8 @@ import numpy as np
 from transformers.generation.flax_logits_process import FlaxLogitsProcessorList
 from transformers.generation.flax_utils import FlaxGreedySearchOutput, FlaxSampleOutput
 
-from pse.batch import EngineBatch, sampled_id, token_budget
+from pse.batch import HostLoop, transformers_processors
 from pse_jax.mask import apply_token_bitmask
-from pse_jax.processor import PSEFlaxLogitsProcessor
 
 __all__ = [
     "CACHE_BUCKET",
@@ -118,13 +117,6 @@ def _forward(model: Any) -> Any:
     return step
 
 
-def _is_engine_hook(processor: Any) -> bool:
-    if isinstance(processor, PSEFlaxLogitsProcessor):
-        return True
-    owner = getattr(processor, "__self__", None)
-    return getattr(processor, "__name__", "") == "process_logits" and hasattr(owner, "fill_bitmask")
-
-
 def pse_generate(
     model: Any,
     input_ids: Any,
@@ -154,31 +146,25 @@ def pse_generate(
         raise NotImplementedError("pse-jax supports decoder-only models")
     config = generation_config
     input_ids = jnp.asarray(input_ids, dtype=jnp.int32)
-    batch_size, prompt_length = input_ids.shape
+    prompt_length = input_ids.shape[1]
     max_length = max_length_for(config, prompt_length, explicit_max_length)
     if max_length <= prompt_length:
         raise ValueError(f"max_length {max_length} leaves no room after {prompt_length} tokens")
 
-    batch = EngineBatch(engine, batch_size, getattr(engine, "_pse_jax_rows", None))
-    batch.reset()
-    engine._pse_jax_rows = batch.engines[1:]
+    prompt = np.asarray(input_ids)
+    loop = HostLoop(engine, prompt, max_length, config, "_pse_jax_rows", streamer)
     choose = sampler or make_sampler(bool(config.do_sample), prng_key)
-    custom = FlaxLogitsProcessorList(p for p in logits_processor or [] if not _is_engine_hook(p))
-    processors = model._get_logits_processor(config, prompt_length, custom)
-    warpers = model._get_logits_warper(config) if config.do_sample else FlaxLogitsProcessorList()
+    processors, warpers = transformers_processors(
+        model, config, prompt_length, logits_processor, FlaxLogitsProcessorList
+    )
 
-    eos = config.eos_token_id
-    eos_list = [int(t) for t in (eos if isinstance(eos, list | tuple) else [eos])] if eos else []
-    stop_ids = set(eos_list) | batch.eos_ids
-    finish_id = eos_list[0] if eos_list else (min(batch.eos_ids) if batch.eos_ids else None)
-    pad_id = config.pad_token_id if config.pad_token_id is not None else (finish_id or 0)
+    def process(scores: jax.Array, sequences: np.ndarray, length: int) -> jax.Array:
+        return warpers(None, processors(jnp.asarray(sequences), scores, length), length)
 
-    sequences = np.full((batch_size, max_length), pad_id, dtype=np.int32)
-    sequences[:, :prompt_length] = np.asarray(input_ids)
     mask = model_kwargs.get("attention_mask")
-    mask = np.ones_like(sequences[:, :prompt_length]) if mask is None else np.asarray(mask)
+    mask = np.ones_like(prompt) if mask is None else np.asarray(mask)
     padding = _round_up(prompt_length, PROMPT_BUCKET) - prompt_length
-    padded_ids = np.pad(sequences[:, :prompt_length], ((0, 0), (padding, 0)))
+    padded_ids = np.pad(prompt, ((0, 0), (padding, 0)))
     padded_mask = np.pad(mask.astype(np.int32), ((0, 0), (padding, 0)))
     cache_length = _round_up(max_length + padding, CACHE_BUCKET)
     forward = _forward(model)
@@ -186,40 +172,12 @@ def pse_generate(
     kwargs = model.prepare_inputs_for_generation(
         jnp.asarray(padded_ids), cache_length, attention_mask=jnp.asarray(padded_mask)
     )
-    if streamer is not None:
-        streamer.put(sequences[:, :prompt_length])
     logits, kwargs = forward(params, jnp.asarray(padded_ids), kwargs)
-    length = prompt_length
     while True:
-        rows = batch.sampling_rows()
-        if rows:
-            scores = logits
-            if batch.constrained:
-                batch.fill(rows)
-                scores = apply_token_bitmask(scores, batch.bitmask)
-            scores = processors(jnp.asarray(sequences), scores, length)
-            scores = warpers(None, scores, length)
-            budget = token_budget(engine, max_length, length, finish_id is not None)
-            for r in rows:
-                if batch.constrained:
-                    batch.choose(r, scores[r], choose, budget, finish_id)
-                else:
-                    batch.pending[r].append(sampled_id(choose(scores[r])))
-        live = [r for r in range(batch_size) if not batch.done[r]]
-        tokens = np.full((batch_size,), pad_id, dtype=np.int32)
-        for r, chunk in zip(live, batch.take(live, 1), strict=True):
-            tokens[r] = chunk[0]
-            if chunk[0] in stop_ids:
-                batch.done[r] = True
-        sequences[:, length] = tokens
-        length += 1
-        if streamer is not None:
-            streamer.put(tokens)
-        if all(batch.done) or length >= max_length:
+        tokens = loop.step(logits, apply_token_bitmask, process, choose)
+        if loop.finished:
             break
         logits, kwargs = forward(params, jnp.asarray(tokens)[:, None], kwargs)
-
-    if streamer is not None:
-        streamer.end()
+    loop.end()
     output = FlaxSampleOutput if config.do_sample else FlaxGreedySearchOutput
-    return output(sequences=jnp.asarray(sequences))
+    return output(sequences=jnp.asarray(loop.sequences))

@@ -19,19 +19,12 @@ nothing configured) TensorFlow's own ``generate`` runs unchanged.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from pse.batch import engine_sampler, generation_setup, row_engines, runs_engine
 from pse_tf.sampler import Sampler, pse_generate
 
 __all__ = ["PSETFMixin"]
-
-
-def _is_engine_sample(sampler: Any, engine: Any) -> bool:
-    return (
-        getattr(sampler, "__name__", "") == "sample"
-        and getattr(sampler, "__self__", None) is engine
-    )
 
 
 class PSETFMixin:
@@ -54,9 +47,7 @@ class PSETFMixin:
     @property
     def engines(self) -> list[Any]:
         """The row engines of the last ``generate`` call (``[engine]`` for one row)."""
-        if self.engine is None:
-            return []
-        return [self.engine, *getattr(self.engine, "_pse_tf_rows", [])]
+        return row_engines(self.engine, "_pse_tf_rows")
 
     def generate(
         self,
@@ -69,19 +60,15 @@ class PSETFMixin:
         **kwargs: Any,
     ) -> Any:
         engine = self.engine
-        custom = None if _is_engine_sample(sampler, engine) else sampler
-        if engine is None or (engine.state_machine is None and custom is None):
+        custom = engine_sampler(sampler, engine)
+        if not runs_engine(engine, custom):
             return super().generate(  # type: ignore[misc]
                 inputs, generation_config, logits_processor, seed, **kwargs
             )
-        config = generation_config if generation_config is not None else self.generation_config
-        config = copy.deepcopy(config)
-        streamer = kwargs.pop("streamer", None)
-        model_kwargs = config.update(**kwargs)
+        config, streamer, model_kwargs = generation_setup(self, generation_config, kwargs)
         attention_mask = model_kwargs.pop("attention_mask", None)
         if inputs is None:
             inputs = model_kwargs.pop("input_ids", None)
-        self._validate_model_kwargs(dict(model_kwargs))  # type: ignore[attr-defined]
         return pse_generate(
             self,
             inputs,

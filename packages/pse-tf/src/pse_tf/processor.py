@@ -21,17 +21,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import tensorflow as tf
 from transformers.generation.tf_logits_process import TFLogitsProcessor
 
-from pse.batch import StockLoop
+from pse.batch import StockProcessor
 from pse_tf.mask import apply_token_bitmask
 
 __all__ = ["PSETFLogitsProcessor"]
 
 
-class PSETFLogitsProcessor(TFLogitsProcessor):  # type: ignore[misc]
+class PSETFLogitsProcessor(StockProcessor, TFLogitsProcessor):  # type: ignore[misc]
     """Masks the logits of tokens the engine's structure forbids (see the module docs).
 
     ``engines`` lists the row engines (``engines[0]`` is the engine given).
@@ -43,42 +42,21 @@ class PSETFLogitsProcessor(TFLogitsProcessor):  # type: ignore[misc]
         RuntimeError: the loop is compiled with XLA.
     """
 
-    def __init__(self, engine: Any) -> None:
-        self.engine = engine
-        self.loop = StockLoop(engine)
-
-    @property
-    def engines(self) -> list[Any]:
-        return self.loop.engines
-
-    def reset(self) -> None:
-        self.loop.reset()
-
-    def _host_masks(self, input_ids: Any, cur_len: Any) -> np.ndarray:
-        ids = np.asarray(input_ids)[:, : int(cur_len)]
-        batch, _ = self.loop.masks(ids, ids.shape[0])
-        return np.array(batch.bitmask, copy=True)
-
     def __call__(self, input_ids: tf.Tensor, scores: tf.Tensor, cur_len: Any) -> tf.Tensor:
         if self.engine.state_machine is None:
             return scores
         if tf.executing_eagerly():
-            return apply_token_bitmask(scores, self._host_masks(input_ids.numpy(), cur_len))
+            return apply_token_bitmask(scores, self.host_masks(input_ids.numpy(), cur_len))
         if _in_xla_context():
             raise RuntimeError(
                 "PSETFLogitsProcessor runs the engine on the host, which XLA cannot call: "
                 "generate without jit_compile, or use PSETFMixin (an XLA step with the "
                 "engine between steps)"
             )
-        bitmask = tf.numpy_function(self._host_masks, [input_ids, cur_len], tf.int32)
+        bitmask = tf.numpy_function(self.host_masks, [input_ids, cur_len], tf.int32)
         words = -(-self.engine.vocab_size // 32)
         bitmask.set_shape((scores.shape[0], words))
         return apply_token_bitmask(scores, bitmask)
-
-    def finalize(self, sequences: Any) -> None:
-        """Advance the engines with tokens of ``sequences`` they have not seen yet
-        (padding after an end token is ignored)."""
-        self.loop.sync(np.asarray(sequences))
 
 
 def _in_xla_context() -> bool:

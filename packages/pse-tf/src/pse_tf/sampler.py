@@ -11,7 +11,7 @@ an XLA-compiled step is fast, and XLA cannot call the host-side engine. So
   and cache size (rounded up to :data:`CACHE_BUCKET` tokens, so prompts of
   different lengths share it);
 * per step, the rows' engines fill the packed bitmask on the host
-  (:class:`pse.batch.EngineBatch`), :func:`~pse_tf.mask.apply_token_bitmask`
+  (:class:`pse.batch.HostLoop`), :func:`~pse_tf.mask.apply_token_bitmask`
   masks the logits *before* the generation config's processors and warpers
   (temperature, top-k, top-p, ...), and each row's token is chosen with
   ``tf.argmax`` or ``tf.random.stateless_categorical`` through the engine
@@ -32,9 +32,8 @@ import numpy as np
 import tensorflow as tf
 from transformers.generation.tf_logits_process import TFLogitsProcessorList
 
-from pse.batch import EngineBatch, sampled_id, token_budget
+from pse.batch import HostLoop, transformers_processors
 from pse_tf.mask import apply_token_bitmask
-from pse_tf.processor import PSETFLogitsProcessor
 
 __all__ = ["CACHE_BUCKET", "make_sampler", "pse_generate"]
 
@@ -96,13 +95,6 @@ def _prefill(model: Any, input_ids: tf.Tensor, attention_mask: tf.Tensor, cache_
     return tf.cast(outputs.logits[:, -1], tf.float32), kwargs
 
 
-def _is_engine_hook(processor: Any) -> bool:
-    if isinstance(processor, PSETFLogitsProcessor):
-        return True
-    owner = getattr(processor, "__self__", None)
-    return getattr(processor, "__name__", "") == "process_logits" and hasattr(owner, "fill_bitmask")
-
-
 def _max_length(config: Any, prompt_length: int) -> int:
     """The total length limit, as ``TFGenerationMixin.generate`` computes it."""
     if config.max_new_tokens is not None:
@@ -146,56 +138,23 @@ def pse_generate(
         attention_mask = tf.ones_like(input_ids)
     attention_mask = tf.cast(tf.convert_to_tensor(attention_mask), tf.int32)
 
-    batch = EngineBatch(engine, batch_size, getattr(engine, "_pse_tf_rows", None))
-    batch.reset()
-    engine._pse_tf_rows = batch.engines[1:]
+    loop = HostLoop(engine, input_ids.numpy(), max_length, config, "_pse_tf_rows", streamer)
     choose = sampler or make_sampler(bool(config.do_sample), seed)
-    custom = TFLogitsProcessorList(p for p in logits_processor or [] if not _is_engine_hook(p))
-    processors = model._get_logits_processor(config, prompt_length, custom)
-    warpers = model._get_logits_warper(config) if config.do_sample else TFLogitsProcessorList()
+    processors, warpers = transformers_processors(
+        model, config, prompt_length, logits_processor, TFLogitsProcessorList
+    )
 
-    eos = config.eos_token_id
-    eos_list = [int(t) for t in (eos if isinstance(eos, list | tuple) else [eos])] if eos else []
-    stop_ids = set(eos_list) | batch.eos_ids
-    finish_id = eos_list[0] if eos_list else (min(batch.eos_ids) if batch.eos_ids else None)
-    pad_id = config.pad_token_id if config.pad_token_id is not None else (finish_id or 0)
+    def process(scores: tf.Tensor, sequences: np.ndarray, length: int) -> tf.Tensor:
+        ids_so_far = tf.constant(sequences)
+        return warpers(ids_so_far, processors(ids_so_far, scores, length), length)
 
-    sequences = np.full((batch_size, max_length), pad_id, dtype=np.int32)
-    sequences[:, :prompt_length] = input_ids.numpy()
-    if streamer is not None:
-        streamer.put(sequences[:, :prompt_length])
     logits, kwargs = _prefill(model, input_ids, attention_mask, cache_length)
     step = _step(model, batch_size, cache_length)
-    length = prompt_length
     while True:
-        rows = batch.sampling_rows()
-        if rows:
-            scores = logits
-            if batch.constrained:
-                batch.fill(rows)
-                scores = apply_token_bitmask(scores, batch.bitmask)
-            ids_so_far = tf.constant(sequences)
-            scores = processors(ids_so_far, scores, length)
-            scores = warpers(ids_so_far, scores, length)
-            budget = token_budget(engine, max_length, length, finish_id is not None)
-            for r in rows:
-                if batch.constrained:
-                    batch.choose(r, scores[r], choose, budget, finish_id)
-                else:
-                    batch.pending[r].append(sampled_id(choose(scores[r])))
-        live = [r for r in range(batch_size) if not batch.done[r]]
-        tokens = np.full((batch_size, 1), pad_id, dtype=np.int32)
-        for r, chunk in zip(live, batch.take(live, 1), strict=True):
-            tokens[r, 0] = chunk[0]
-            if chunk[0] in stop_ids:
-                batch.done[r] = True
-        sequences[:, length] = tokens[:, 0]
-        length += 1
-        if streamer is not None:
-            streamer.put(tokens[:, 0])
-        if all(batch.done) or length >= max_length:
+        tokens = loop.step(logits, apply_token_bitmask, process, choose)
+        if loop.finished:
             break
-        logits, kwargs = step(tf.constant(tokens), kwargs, tf.constant(length, tf.int32))
-    if streamer is not None:
-        streamer.end()
-    return tf.constant(sequences[:, :length])
+        length = tf.constant(loop.length, tf.int32)
+        logits, kwargs = step(tf.constant(tokens[:, None]), kwargs, length)
+    loop.end()
+    return tf.constant(loop.sequences[:, : loop.length])

@@ -23,16 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pse.batch import engine_sampler, row_engines, runs_engine
 from pse_torch.sampler import Sampler, pse_sample
 
 __all__ = ["PSETorchMixin"]
-
-
-def _is_engine_sample(sampler: Any, engine: Any) -> bool:
-    return (
-        getattr(sampler, "__name__", "") == "sample"
-        and getattr(sampler, "__self__", None) is engine
-    )
 
 
 class PSETorchMixin:
@@ -56,13 +50,11 @@ class PSETorchMixin:
     @property
     def engines(self) -> list[Any]:
         """The row engines of the last ``generate`` call (``[engine]`` for one row)."""
-        if self.engine is None:
-            return []
-        return [self.engine, *getattr(self.engine, "_pse_torch_rows", [])]
+        return row_engines(self.engine, "_pse_torch_rows")
 
     def generate(self, *args: Any, sampler: Sampler | None = None, **kwargs: Any) -> Any:
         previous = self._pse_sampler
-        self._pse_sampler = None if _is_engine_sample(sampler, self.engine) else sampler
+        self._pse_sampler = engine_sampler(sampler, self.engine)
         try:
             return super().generate(*args, **kwargs)  # type: ignore[misc]
         finally:
@@ -79,7 +71,7 @@ class PSETorchMixin:
         **model_kwargs: Any,
     ) -> Any:
         engine = self.engine
-        if engine is None or (engine.state_machine is None and self._pse_sampler is None):
+        if not runs_engine(engine, self._pse_sampler):
             return super()._sample(  # type: ignore[misc]
                 input_ids,
                 logits_processor,

@@ -21,13 +21,13 @@ from typing import Any
 import torch
 from transformers import LogitsProcessor
 
-from pse.batch import StockLoop
+from pse.batch import StockProcessor
 from pse_torch.mask import allocate_token_bitmask, apply_token_bitmask_inplace
 
 __all__ = ["PSELogitsProcessor"]
 
 
-class PSELogitsProcessor(LogitsProcessor):  # type: ignore[misc]
+class PSELogitsProcessor(StockProcessor, LogitsProcessor):  # type: ignore[misc]
     """Masks the logits of tokens the engine's structure forbids.
 
     Use one processor per ``generate`` call, or call :meth:`reset` in between
@@ -43,29 +43,17 @@ class PSELogitsProcessor(LogitsProcessor):  # type: ignore[misc]
     """
 
     def __init__(self, engine: Any) -> None:
-        self.engine = engine
-        self._loop = StockLoop(
+        super().__init__(
             engine, lambda rows: allocate_token_bitmask(rows, engine.vocab_size).numpy()
         )
-
-    @property
-    def engines(self) -> list[Any]:
-        return self._loop.engines
-
-    def reset(self) -> None:
-        self._loop.reset()
 
     def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
         if self.engine.state_machine is None:
             return scores
-        batch, rows = self._loop.masks(input_ids, scores.shape[0])
+        batch, rows = self.loop.masks(input_ids, scores.shape[0])
         bitmask = torch.from_numpy(batch.bitmask)  # a view of the (pinned) host buffer
         if len(rows) == batch.size:
             apply_token_bitmask_inplace(scores, bitmask)
         elif rows:
             apply_token_bitmask_inplace(scores, bitmask[rows], indices=rows)
         return scores
-
-    def finalize(self, sequences: torch.Tensor) -> None:
-        """Advance the engines with tokens of ``sequences`` they have not seen yet."""
-        self._loop.sync(sequences)

@@ -30,9 +30,8 @@ import torch
 from transformers import LogitsProcessorList, StoppingCriteriaList
 from transformers.generation.utils import GenerateDecoderOnlyOutput
 
-from pse.batch import EngineBatch, token_budget
+from pse.batch import EngineBatch, choose_rows, end_ids, is_engine_hook, reuse_batch, token_budget
 from pse_torch.mask import allocate_token_bitmask, apply_token_bitmask_inplace
-from pse_torch.processor import PSELogitsProcessor
 
 __all__ = ["make_custom_generate", "make_sampler", "pse_sample", "sample_token"]
 
@@ -74,14 +73,6 @@ class _RowMask:
         return apply_token_bitmask_inplace(scores, self.bitmask[rows], indices=rows)
 
 
-def _is_engine_hook(processor: Any) -> bool:
-    """A processor the loop replaces: the engine's own ``process_logits`` or a PSE processor."""
-    if isinstance(processor, PSELogitsProcessor):
-        return True
-    owner = getattr(processor, "__self__", None)
-    return getattr(processor, "__name__", "") == "process_logits" and hasattr(owner, "fill_bitmask")
-
-
 def pse_sample(
     model: Any,
     input_ids: torch.LongTensor,
@@ -110,23 +101,16 @@ def pse_sample(
     del synced_gpus  # single-process decoding
     batch_size = input_ids.shape[0]
     bitmask = allocate_token_bitmask(batch_size, engine.vocab_size)
-    batch = EngineBatch(
-        engine, batch_size, getattr(engine, "_pse_torch_rows", None), bitmask.numpy()
-    )
-    batch.reset()
-    engine._pse_torch_rows = batch.engines[1:]
+    batch = reuse_batch(engine, batch_size, "_pse_torch_rows", bitmask.numpy())
     choose = sampler or make_sampler(bool(generation_config.do_sample))
     row_mask = _RowMask(batch, bitmask)
     processors = LogitsProcessorList(
-        [row_mask, *(p for p in (logits_processor or []) if not _is_engine_hook(p))]
+        [row_mask, *(p for p in (logits_processor or []) if not is_engine_hook(p))]
     )
 
-    pad_tensor = generation_config._pad_token_tensor
-    eos_tensor = generation_config._eos_token_tensor
-    eos_list = [int(t) for t in eos_tensor.reshape(-1).tolist()] if eos_tensor is not None else []
-    stop_ids = set(eos_list) | batch.eos_ids
-    finish_id = eos_list[0] if eos_list else (min(batch.eos_ids) if batch.eos_ids else None)
-    pad_id = int(pad_tensor.reshape(-1)[0]) if pad_tensor is not None else (finish_id or 0)
+    ends = end_ids(
+        generation_config._eos_token_tensor, generation_config._pad_token_tensor, batch.eos_ids
+    )
     max_length = getattr(stopping_criteria, "max_length", None)
 
     return_dict = generation_config.return_dict_in_generate
@@ -165,18 +149,14 @@ def pse_sample(
         if logits_out is not None:
             logits_out += (logits,)
 
-        budget = token_budget(engine, max_length, input_ids.shape[1], finish_id is not None)
-        for r in row_mask.rows:
-            if batch.constrained:
-                batch.choose(r, scores[r], choose, budget, finish_id)
-            else:
-                batch.pending[r].append(int(choose(scores[r])))
+        budget = token_budget(engine, max_length, input_ids.shape[1], ends.finish is not None)
+        choose_rows(batch, row_mask.rows, scores, choose, budget, ends.finish)
 
         live = [r for r in range(batch_size) if not batch.done[r]]
         limit = max_length - input_ids.shape[1] if max_length is not None else None
         chunks = batch.take(live, limit)
         count = len(chunks[0])
-        new_tokens = torch.full((batch_size, count), pad_id, dtype=input_ids.dtype)
+        new_tokens = torch.full((batch_size, count), ends.pad, dtype=input_ids.dtype)
         for r, chunk in zip(live, chunks, strict=True):
             new_tokens[r] = torch.tensor(chunk, dtype=input_ids.dtype)
         new_tokens = new_tokens.to(device)
@@ -190,7 +170,7 @@ def pse_sample(
 
         unfinished &= ~stopping_criteria(input_ids, scores).to(device)
         for r in live:
-            if int(new_tokens[r, -1]) in stop_ids:
+            if int(new_tokens[r, -1]) in ends.stop:
                 batch.done[r] = True
         for r, alive in enumerate(unfinished.tolist()):
             if not alive:

@@ -19,11 +19,19 @@ their device, choosing a token); everything else lives here:
   from the ids the loop appended and fills the masks.
 * :func:`choose_token` / :func:`token_budget`: what ``StructuringEngine.sample``
   and the adapters' loops share.
+* The adapters' common setup: :func:`reuse_batch` (row engines kept from the
+  last call), :func:`end_ids` (stop, finish and pad ids), :func:`engine_sampler`,
+  :func:`runs_engine` and :func:`is_engine_hook` (what ``generate`` runs, which
+  hooks it replaces), :class:`StockProcessor` (the base of their logits
+  processors) and :class:`HostLoop` (pse-tf's and pse-jax's one-token-per-step
+  loop around a compiled model step).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import copy
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,12 +42,24 @@ from pse_core.errors import BudgetError, NoValidTokenError, SamplingError, Token
 from pse.arrays import exclude_token, to_numpy
 
 __all__ = [
+    "EndIds",
     "EngineBatch",
+    "HostLoop",
     "StockLoop",
+    "StockProcessor",
+    "choose_rows",
     "choose_token",
+    "end_ids",
+    "engine_sampler",
+    "generation_setup",
+    "is_engine_hook",
     "make_row_engine",
+    "reuse_batch",
+    "row_engines",
+    "runs_engine",
     "sampled_id",
     "token_budget",
+    "transformers_processors",
 ]
 
 Sampler = Callable[[Any], Any]
@@ -471,3 +491,244 @@ def _ids_2d(input_ids: Any) -> NDArray[np.int64] | None:
     if ids.ndim != 2:
         raise ValueError(f"input_ids must have shape (length,) or (batch, length), got {ids.shape}")
     return ids
+
+
+# ------------------------------------------------------------ adapters' setup
+
+
+def reuse_batch(
+    engine: Any, batch_size: int, rows_attr: str, bitmask: NDArray[np.int32] | None = None
+) -> EngineBatch:
+    """A reset :class:`EngineBatch` for a new generation; the other rows' engines are
+    kept on ``engine`` as ``rows_attr`` (what the mixins' ``engines`` lists) and
+    reused by the next call."""
+    batch = EngineBatch(engine, batch_size, getattr(engine, rows_attr, None), bitmask)
+    batch.reset()
+    setattr(engine, rows_attr, batch.engines[1:])
+    return batch
+
+
+def row_engines(engine: Any, rows_attr: str) -> list[Any]:
+    """``engine`` and the other rows' engines of its last generation (none without an engine)."""
+    if engine is None:
+        return []
+    return [engine, *getattr(engine, rows_attr, [])]
+
+
+@dataclass(frozen=True)
+class EndIds:
+    """The end-of-sequence ids of a decoding loop.
+
+    Attributes:
+        stop: ids that end a row: the generation config's EOS ids and the vocabulary's.
+        finish: the id appended when a row's structure is complete (the config's
+            first EOS id, else the vocabulary's lowest); None when there is none.
+        pad: the id after a row's end (the config's pad id, else ``finish``, else 0).
+    """
+
+    stop: frozenset[int]
+    finish: int | None
+    pad: int
+
+
+def end_ids(eos_token_id: Any, pad_token_id: Any, vocabulary_eos: Iterable[int]) -> EndIds:
+    """:class:`EndIds` from a generation config's ``eos_token_id`` (an id, a list of ids
+    or an array of them; None) and ``pad_token_id`` (an id or a one-element array; None)."""
+    eos = [] if eos_token_id is None else [int(t) for t in to_numpy(eos_token_id).reshape(-1)]
+    vocabulary = frozenset(int(t) for t in vocabulary_eos)
+    finish = eos[0] if eos else (min(vocabulary) if vocabulary else None)
+    pad = finish or 0 if pad_token_id is None else int(to_numpy(pad_token_id).reshape(-1)[0])
+    return EndIds(frozenset(eos) | vocabulary, finish, pad)
+
+
+def engine_sampler(sampler: Sampler | None, engine: Any) -> Sampler | None:
+    """A mixin's ``generate(sampler=...)``: ``engine.sample`` (the documented manual
+    hook, which the PSE loops already imply) is None, any other sampler replaces
+    the default token choice."""
+    bound = getattr(sampler, "__name__", "") == "sample"
+    return None if bound and getattr(sampler, "__self__", None) is engine else sampler
+
+
+def runs_engine(engine: Any, sampler: Sampler | None) -> bool:
+    """A mixin's ``generate`` runs the PSE loop: an engine is attached and has a
+    structure configured, or a sampler was given; otherwise the framework's own
+    ``generate`` runs unchanged."""
+    return engine is not None and (engine.state_machine is not None or sampler is not None)
+
+
+def is_engine_hook(processor: Any) -> bool:
+    """A logits processor the PSE loops replace (they mask the logits themselves): a
+    PSE processor or an engine's own ``process_logits``."""
+    if isinstance(processor, StockProcessor):
+        return True
+    owner = getattr(processor, "__self__", None)
+    return getattr(processor, "__name__", "") == "process_logits" and hasattr(owner, "fill_bitmask")
+
+
+def generation_setup(
+    model: Any, generation_config: Any, kwargs: dict[str, Any]
+) -> tuple[Any, Any, dict[str, Any]]:
+    """transformers' ``generate`` preamble for a PSE loop: a copy of the generation
+    config (the model's when None) updated with ``kwargs``; returns it, the
+    ``streamer`` taken out of ``kwargs`` and the other model kwargs, which the
+    model validates (``_validate_model_kwargs``)."""
+    config = generation_config if generation_config is not None else model.generation_config
+    config = copy.deepcopy(config)
+    streamer = kwargs.pop("streamer", None)
+    model_kwargs: dict[str, Any] = config.update(**kwargs)
+    model._validate_model_kwargs(dict(model_kwargs))
+    return config, streamer, model_kwargs
+
+
+def transformers_processors(
+    model: Any, config: Any, prompt_length: int, logits_processor: Any, list_type: type
+) -> tuple[Any, Any]:
+    """transformers 4.x TF/Flax: the generation config's logits processors (with the
+    caller's, less the engine's hooks) and, when sampling, its warpers, as ``list_type``."""
+    custom = list_type(p for p in logits_processor or [] if not is_engine_hook(p))
+    processors = model._get_logits_processor(config, prompt_length, custom)
+    warpers = model._get_logits_warper(config) if config.do_sample else list_type()
+    return processors, warpers
+
+
+def choose_rows(
+    batch: EngineBatch,
+    rows: Sequence[int],
+    scores: Any,
+    sampler: Sampler,
+    budget: int | None,
+    finish_id: int | None,
+) -> None:
+    """Queue each row's next token(s) chosen from its row of processed ``scores``:
+    through its engine (:meth:`EngineBatch.choose`) when the batch is constrained,
+    else the sampler's token as it is."""
+    for r in rows:
+        if batch.constrained:
+            batch.choose(r, scores[r], sampler, budget, finish_id)
+        else:
+            batch.pending[r].append(sampled_id(sampler(scores[r])))
+
+
+class StockProcessor:
+    """What the adapters' logits processors share: a :class:`StockLoop` over
+    ``engine`` (``engines[0]`` is the engine given); subclasses add ``__call__`` in
+    their framework's convention."""
+
+    def __init__(self, engine: Any, bitmask_factory: Callable[[int], Any] | None = None) -> None:
+        self.engine = engine
+        self.loop = StockLoop(engine, bitmask_factory)
+
+    @property
+    def engines(self) -> list[Any]:
+        return self.loop.engines
+
+    def reset(self) -> None:
+        """Start a new generation at the next call."""
+        self.loop.reset()
+
+    def host_masks(self, input_ids: Any, length: Any) -> NDArray[np.int32]:
+        """A copy of the packed masks after the first ``length`` ids of every row
+        (for a compiled loop's callback to the host)."""
+        ids = np.asarray(input_ids)[:, : int(length)]
+        batch, _ = self.loop.masks(ids, ids.shape[0])
+        return np.array(batch.bitmask, copy=True)
+
+    def finalize(self, sequences: Any) -> None:
+        """Advance the engines with tokens of ``sequences`` they have not seen yet
+        (padding after an end token is ignored)."""
+        self.loop.sync(sequences)
+
+
+Process = Callable[[Any, NDArray[np.int32], int], Any]
+
+
+class HostLoop:
+    """A decoding loop on the host that feeds one token per row per step to a
+    compiled model step (pse-tf, pse-jax): the rows' engines, their end ids, the
+    output ids and a streamer.
+
+    Args:
+        engine: row 0's engine; the other rows' engines are kept on it as
+            ``rows_attr`` (see :func:`reuse_batch`).
+        prompt_ids: ``int[batch, prompt_length]``.
+        max_length: the total length limit.
+        generation_config: its ``eos_token_id`` and ``pad_token_id`` give the
+            end ids (see :func:`end_ids`).
+        streamer: transformers' ``BaseStreamer`` protocol: ``put`` the prompt,
+            then each step's ids, then ``end``.
+
+    Attributes:
+        sequences: ``int32[batch, max_length]``, the prompt and the tokens so far,
+            then the pad id.
+        length: the ids so far in every row.
+    """
+
+    def __init__(
+        self,
+        engine: Any,
+        prompt_ids: NDArray[Any],
+        max_length: int,
+        generation_config: Any,
+        rows_attr: str,
+        streamer: Any = None,
+    ) -> None:
+        batch_size, prompt_length = prompt_ids.shape
+        self.engine = engine
+        self.batch = reuse_batch(engine, batch_size, rows_attr)
+        config = generation_config
+        self.ends = end_ids(config.eos_token_id, config.pad_token_id, self.batch.eos_ids)
+        self.max_length = max_length
+        self.length = prompt_length
+        self.sequences = np.full((batch_size, max_length), self.ends.pad, dtype=np.int32)
+        self.sequences[:, :prompt_length] = prompt_ids
+        self.streamer = streamer
+        if streamer is not None:
+            streamer.put(self.sequences[:, :prompt_length])
+
+    @property
+    def finished(self) -> bool:
+        """Every row has ended, or the length limit is reached."""
+        return all(self.batch.done) or self.length >= self.max_length
+
+    def step(
+        self, logits: Any, apply_mask: Callable[[Any, Any], Any], process: Process, sampler: Sampler
+    ) -> NDArray[np.int32]:
+        """The next token of every row, from the model's last ``logits`` (``[batch, vocab]``).
+
+        Rows that need a new choice are masked first (``apply_mask(logits,
+        bitmask)``), then processed (``process(scores, sequences, length)``: the
+        generation config's processors and warpers) and choose through their
+        engines; rows with queued ids take the next one; ended rows get the pad
+        id. Returns ``int32[batch]``, also appended to :attr:`sequences` and streamed.
+
+        Raises:
+            NoValidTokenError: a row allows no token at all.
+            BudgetError: the length limit cannot complete the structure.
+        """
+        batch, ends = self.batch, self.ends
+        rows = batch.sampling_rows()
+        if rows:
+            scores = logits
+            if batch.constrained:
+                batch.fill(rows)
+                scores = apply_mask(scores, batch.bitmask)
+            scores = process(scores, self.sequences, self.length)
+            finish = ends.finish is not None
+            budget = token_budget(self.engine, self.max_length, self.length, finish)
+            choose_rows(batch, rows, scores, sampler, budget, ends.finish)
+        live = [r for r in range(batch.size) if not batch.done[r]]
+        tokens = np.full((batch.size,), ends.pad, dtype=np.int32)
+        for r, chunk in zip(live, batch.take(live, 1), strict=True):
+            tokens[r] = chunk[0]
+            if chunk[0] in ends.stop:
+                batch.done[r] = True
+        self.sequences[:, self.length] = tokens
+        self.length += 1
+        if self.streamer is not None:
+            self.streamer.put(tokens)
+        return tokens
+
+    def end(self) -> None:
+        """Tell the streamer the generation has ended."""
+        if self.streamer is not None:
+            self.streamer.end()
