@@ -20,7 +20,9 @@ b. **BFCL simple_python** through ``ToolCallState``: each task's functions
    become ``Tool``s (their parameter schemas as given), the engine is
    configured with the state's machine (```json fence, ``intention``, ``name``,
    ``arguments``), the prompt is the state's prompt plus the question. Matching
-   as in ``bench_model.py`` (BFCL's checker: lenient and exact strings).
+   as in ``bench_model.py`` (BFCL's checker: lenient and exact strings). The
+   table is saved as ``benchmarks/results/bfcl-agent.json`` (``bench_results``)
+   in the columns of ``bench_model.py``'s ``bfcl-torch``, so the two show together.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from agent.state_machine import AgentStateMachine  # noqa: E402
 from agent.step import Step  # noqa: E402
 from agent.tools import Tool, ToolCall  # noqa: E402
 from bench_model import arguments_match, as_call  # noqa: E402
+from bench_results import save_table  # noqa: E402
 
 from pse import StructuringEngine  # noqa: E402
 
@@ -242,7 +245,12 @@ def run_bfcl(inference: LocalInference, args: argparse.Namespace) -> dict[str, A
         started = time.perf_counter()
         ids = list(inference.run_inference(prompt, max_tokens=args.bfcl_tokens, temp=0.0))
         seconds = time.perf_counter() - started
-        outcome: dict[str, Any] = {"id": task["id"], "seconds": seconds, "complete": False}
+        outcome: dict[str, Any] = {
+            "id": task["id"],
+            "seconds": seconds,
+            "tokens": len(ids),
+            "complete": False,
+        }
         segments = dict(engine.get_stateful_structured_output())
         if engine.has_reached_accept_state and "tool_call" in segments:
             outcome["complete"] = True
@@ -253,7 +261,8 @@ def run_bfcl(inference: LocalInference, args: argparse.Namespace) -> dict[str, A
             outcome["whole"] = outcome["name"] and outcome["args"]
         outcome["text"] = tokenizer.decode(ids)
         outcomes.append(outcome)
-        print(f"   [{n}/{len(tasks)}] {task['id']} {seconds:.1f}s", flush=True)
+        marks = " ".join(f"{key}={outcome.get(key, False)}" for key in ("complete", "name", "args"))
+        print(f"   [{n}/{len(tasks)}] {task['id']} {seconds:.1f}s {marks}", flush=True)
     total = len(tasks)
 
     def pct(key: str) -> str:
@@ -269,7 +278,16 @@ def run_bfcl(inference: LocalInference, args: argparse.Namespace) -> dict[str, A
         "whole call right": pct("whole"),
         "median s/task": f"{statistics.median(o['seconds'] for o in outcomes):.1f}",
     }
-    return {"table": table, "refused": refused, "outcomes": outcomes}
+    saved = {  # the columns of bench_model.py's "bfcl-torch", so the docs show them together
+        "variant": "agent ToolCallState greedy",
+        "tasks": total,
+        "valid call": pct("complete"),
+        "name": pct("name"),
+        "arguments (BFCL-lenient)": pct("args"),
+        "arguments (exact)": pct("args_exact"),
+        "mean new tokens": round(statistics.mean(o["tokens"] for o in outcomes), 1),
+    }
+    return {"table": table, "saved": saved, "refused": refused, "outcomes": outcomes}
 
 
 def _print_table(title: str, table: dict[str, Any]) -> None:
@@ -302,6 +320,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nb. BFCL {model_sweep.BFCL_CATEGORY} through ToolCallState (greedy)")
         results["bfcl"] = run_bfcl(inference, args)
         _print_table("BFCL simple_python via ToolCallState:", results["bfcl"]["table"])
+        save_table(
+            "bfcl-agent",
+            [results["bfcl"]["saved"]],
+            notes=(
+                f"BFCL {model_sweep.BFCL_CATEGORY}, first {args.bfcl_limit or 'all'} tasks, "
+                "greedy, the agent's ToolCallState on pse-torch; valid call: the state machine "
+                "completed with a tool call."
+            ),
+        )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, default=str))
     return 0

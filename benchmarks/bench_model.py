@@ -410,7 +410,12 @@ def run_bfcl(model: Any, tokenizer: Any, limit: int, log: Any) -> dict[str, Any]
                 outcome.extra["args_exact"] = arguments_match(arguments, truth_args, exact=True)
                 outcome.extra["whole"] = outcome.extra["name"] and outcome.extra["args"]
             outcomes.append(outcome)
-        log(f"   [{n}/{len(tasks)}] {task['id']}")
+        marks = " ".join(
+            f"{o.variant.split()[0]}:valid={o.validates},name={o.extra.get('name', False)},"
+            f"args={o.extra.get('args', False)}"
+            for o in outcomes[-len(variants) :]
+        )
+        log(f"   [{n}/{len(tasks)}] {task['id']} {marks}")
     if refused:
         print(f"   {len(refused)} call schema(s) refused by the engine: {refused}")
     print(
