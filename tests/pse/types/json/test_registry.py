@@ -92,8 +92,28 @@ def test_configure_takes_a_registry(smollm2: Any) -> None:
         engine.configure(SCHEMA)
 
 
-def test_a_document_of_another_draft_is_declined() -> None:
-    older = {"$schema": "https://json-schema.org/draft/2019-09/schema", "prefixItems": [{}]}
+def test_a_document_of_another_draft_is_read_by_its_draft() -> None:
+    """2019-09 knows no prefixItems (an annotation there); draft 7 knows no
+    dependentRequired, but a 2019-09 document it references does."""
+    older = {"$schema": "https://json-schema.org/draft/2019-09/schema", "prefixItems": [False]}
+    newer = {
+        "$schema": "https://json-schema.org/draft/2019-09/schema",
+        "dependentRequired": {"a": ["b"]},
+    }
+    registry = {"http://example.com/older.json": older, "http://example.com/newer.json": newer}
+    machine = compiled({"$ref": "http://example.com/older.json"}, registry=registry)
+    assert valid(machine, [1])
+    draft7 = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "allOf": [{"$ref": "http://example.com/newer.json"}],
+        "dependentRequired": {"b": ["c"]},
+    }
+    machine = compiled(draft7, registry=registry, strict_properties=False)
+    assert valid(machine, {"b": 1}) and not valid(machine, {"a": 1})
+
+
+def test_a_draft_4_document_is_declined() -> None:
+    older = {"$schema": "http://json-schema.org/draft-04/schema#", "id": "x"}
     with pytest.raises(SchemaError) as info:
         compiled(
             {"$ref": "http://example.com/older.json"},

@@ -140,11 +140,15 @@ class References:
         self._anchors: dict[str, Target] = {}
         self._other_drafts: dict[str, str] = {}
         self._index(root, "", "")
+        #: The dialect of each registry document that declares one of its own.
+        self.dialects: dict[str, str] = {}
         for uri, document in registry_documents(registry).items():
             declared = schema_uri_of(document)
             if declared and dialect_of(declared) != dialect:
-                self._other_drafts[uri] = declared
-                continue
+                if "4" in (draft, dialect_of(declared)):  # `id` spells the base there
+                    self._other_drafts[uri] = declared
+                    continue
+                self.dialects[uri] = dialect_of(declared)
             self._resources.setdefault(uri, (document, f"{uri}#"))
             self._index(document, uri, f"{uri}#")
         #: The base URI of the root schema.
@@ -210,7 +214,7 @@ class References:
         if doc_uri in self._other_drafts:
             raise unresolved(
                 f"$ref {ref!r}: document {doc_uri!r} declares another draft "
-                f"({self._other_drafts[doc_uri]}); cross-draft references are not supported",
+                f"({self._other_drafts[doc_uri]}); references across draft 4 are not supported",
                 code="unsupported-keyword",
             )
         if doc_uri not in self._resources:

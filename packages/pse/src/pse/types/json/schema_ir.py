@@ -619,6 +619,13 @@ class SchemaContext:
             )
         return frozenset({self.node(schema, self.refs.base_of(schema, parent.base), pointer)})
 
+    def dialect_at(self, node: Node) -> str:
+        """The dialect of the document ``node`` lies in: a registry document that
+        declares another draft is read by that draft's keyword set."""
+        if self.refs.dialects and "#" in node.pointer:
+            return self.refs.dialects.get(node.pointer.split("#", 1)[0], self.dialect)
+        return self.dialect
+
     def resolve(self, ref: str, node: Node) -> Node:
         """The node a ``$ref`` of ``node`` names."""
         return self.node(*self.refs.resolve(ref, node.base, node.pointer))

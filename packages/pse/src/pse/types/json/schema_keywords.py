@@ -140,15 +140,17 @@ NEWER_KEYWORDS: dict[str, frozenset[str]] = {
     "4": frozenset(("const", "contains", "propertyNames", *_LATER_6)),
     "6": frozenset(_LATER_6),
     "7": frozenset(_LATER_7),
+    "2019-09": frozenset(("prefixItems", "$dynamicRef", "$dynamicAnchor")),
 }
 
 
 def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> list[Alt]:
     """The alternatives of one schema object."""
-    later = NEWER_KEYWORDS.get(ctx.dialect)
+    dialect = ctx.dialect_at(node)
+    later = NEWER_KEYWORDS.get(dialect)
     if later and not later.isdisjoint(schema):
         schema = {k: v for k, v in schema.items() if k not in later}
-    draft7 = ctx.options.draft in ("4", "7")
+    draft7 = dialect in ("4", "6", "7")
     if "$ref" in schema and draft7:
         # Draft 7: $ref overrides every sibling keyword.
         return _ref(ctx, node, schema["$ref"])
@@ -427,7 +429,7 @@ def _strings(ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[
             raise _invalid(node, "pattern", "pattern must be a string")
         s = replace(s, patterns=(schema["pattern"],))
         ctx.pattern_pointers.setdefault(schema["pattern"], _ptr(node, "pattern"))
-    draft7 = ctx.options.draft in ("4", "7")
+    draft7 = ctx.dialect_at(node) in ("4", "6", "7")
     checked_content = _content_format(schema) if draft7 else None
     if checked_content is not None:
         s = replace(s, formats=(checked_content,))
