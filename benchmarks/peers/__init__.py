@@ -33,7 +33,7 @@ ADAPTERS = {
 
 # pip distribution names, for version reporting
 DISTRIBUTIONS = {
-    "pse": "pse",
+    "pse": "proxy-structuring-engine",
     "xgrammar": "xgrammar",
     "llguidance": "llguidance",
     "outlines-core": "outlines_core",
