@@ -66,7 +66,9 @@ def run_job(
     engine: StructuringEngine, source: LogitSource, job: tuple[int, int, bool, Any]
 ) -> list[int]:
     _, seed, greedy, budget = job
-    return run_case(engine, source, seed, greedy=greedy, bias=3.0, budget=budget).tokens
+    return run_case(
+        engine, source, seed, greedy=greedy, bias=3.0, budget=budget, max_tokens=60
+    ).tokens
 
 
 def reference(tokenizer: Any) -> dict[tuple[int, int, bool, Any], list[int]]:
@@ -81,6 +83,7 @@ def reference(tokenizer: Any) -> dict[tuple[int, int, bool, Any], list[int]]:
 
 @pytest.mark.parametrize("shared_grammar", [False, True], ids=["own-grammar", "shared-grammar"])
 def test_engines_in_a_thread_pool_match_the_single_threaded_run(shared_grammar: bool) -> None:
+    """JSON Schemas: each engine compiles its own grammar, or all share one per schema."""
     expected = reference(fresh_tokenizer())
     tokenizer = fresh_tokenizer()  # a new vocabulary: its mask cache starts empty
     grammars = []
@@ -109,3 +112,67 @@ def test_engines_in_a_thread_pool_match_the_single_threaded_run(shared_grammar: 
     assert len(vocabularies) == 1  # every engine used the one vocabulary and mask cache
     for job, tokens in zip(jobs, results, strict=True):
         assert tokens == expected[job], job
+
+
+ARITH = r"""
+?start: sum
+?sum: sum ("+" | "-") product | product
+?product: product ("*" | "/") atom | atom
+?atom: NUMBER | NAME | "(" sum ")"
+NAME: /[a-z_]+/
+%import common.NUMBER
+%ignore " "
+"""
+
+
+def test_engines_sharing_a_lark_grammar_in_a_thread_pool() -> None:
+    """A Lark grammar (native Earley parser and lexer) shared by engines on 8 threads."""
+    pytest.importorskip("lark")
+    from pse.types.grammar import LarkGrammar, LarkGrammarStateMachine
+
+    machine = LarkGrammarStateMachine(LarkGrammar("arith", ARITH))
+    jobs = [(0, seed, seed % 2 == 0, None) for seed in range(8)]
+
+    def generate(tokenizer: Any, source: LogitSource, job: tuple[int, int, bool, Any]) -> list[int]:
+        engine = StructuringEngine(tokenizer)
+        engine.configure(machine)
+        _, seed, greedy, _ = job
+        outcome = run_case(
+            engine, source, seed, greedy=greedy, bias=0.0, budget=None, max_tokens=20
+        )
+        return outcome.tokens
+
+    reference_tokenizer = fresh_tokenizer()
+    source = LogitSource(StructuringEngine(reference_tokenizer))
+    expected = {job: generate(reference_tokenizer, source, job) for job in jobs}
+    tokenizer = fresh_tokenizer()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda job: generate(tokenizer, source, job), jobs * 2))
+    for job, tokens in zip(jobs * 2, results, strict=True):
+        assert tokens == expected[job], job
+
+
+def test_fill_masks_on_threads_matches_each_engines_own_mask() -> None:
+    """``pse_core.fill_masks`` (many engines, native threads, GIL released) fills what
+    each engine fills alone, at every step of several generations."""
+    import numpy as np
+    from pse_core import _core
+
+    fill_masks = getattr(_core, "fill_masks", None)
+    if fill_masks is None:
+        pytest.skip("this pse_core has no fill_masks")
+    tokenizer = fresh_tokenizer()
+    engines = []
+    for index, schema in enumerate(SCHEMAS * 2):
+        engine = StructuringEngine(tokenizer)
+        engine.configure(schema)
+        engine.consume_text(['{"name": "a', '{"v": 1, "kids": [', "null", '["2024-'][index % 4])
+        engines.append(engine)
+    words = -(-engines[0].vocab_size // 32)
+    out = np.zeros((len(engines), words), dtype=np.int32)
+    rows = list(range(len(engines)))[::-1]
+    fill_masks(engines, out, rows, threads=4)
+    for engine, row in zip(engines, rows, strict=True):
+        own = np.zeros(words, dtype=np.int32)
+        engine.fill_bitmask(own)
+        assert np.array_equal(out[row], own)
