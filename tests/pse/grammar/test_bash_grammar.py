@@ -3,10 +3,8 @@ prefix of accepted scripts, and one-character mutations of real scripts."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import pytest
+from _support.code_reference import BASH, bash_accepts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,16 +15,9 @@ try:
 except GrammarError as exc:  # the native "bash" lexer hook (heredocs) is not in this build
     pytest.skip(f"BashGrammar cannot be built here: {exc}", allow_module_level=True)
 
-BASH = shutil.which("bash")
 pytestmark = pytest.mark.skipif(BASH is None, reason="bash is not installed: `bash -n` judges")
 
 GRAMMAR = BashStateMachine.grammar
-
-
-def bash_accepts(script: str) -> bool:
-    assert BASH is not None
-    run = subprocess.run([BASH, "-n"], input=script.encode(), capture_output=True, check=False)
-    return run.returncode == 0
 
 
 CASES = [

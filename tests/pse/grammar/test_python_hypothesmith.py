@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import ast
 import sys
-import warnings
 
 import pytest
+from _support.code_reference import python_accepts as cpython_accepts
 from hypothesis import HealthCheck, assume, given, settings
 
 from pse.types.grammar.default_grammars.python import PythonStateMachine
@@ -19,16 +18,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 GRAMMAR = PythonStateMachine.grammar
-
-
-def cpython_accepts(code: str) -> bool:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            ast.parse(code)
-        except (SyntaxError, ValueError):
-            return False
-    return True
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
