@@ -43,6 +43,8 @@ from typing import Any
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 TOKENIZERS = {
@@ -300,11 +302,37 @@ def main() -> None:
                 continue
             times = [x for r in runs for x in r if not isinstance(r, str)]
             s = summary(times)
-            results["masks"].append({"tokenizer": tok_name, "grammar": name, "engine": "llg"} | s)
+            llg_record = {"tokenizer": tok_name, "grammar": name, "engine": "llg", "tokens": total}
+            results["masks"].append(llg_record | s)
             figures = [f"{s[k]:.0f}" for k in ("mean_us", "p50_us", "p99_us")]
             row(tok_name, name, total, "llguidance", *figures, "", "", "")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
+    save(results, args.clock)
+
+
+def save(results: dict[str, Any], clock: str) -> None:
+    """The two tables as benchmarks/results/grammar-{compile,masks}.json."""
+    from bench_results import save_table
+
+    compile_rows = [
+        {"grammar": name} | {k: round(v, 2) for k, v in c.items()}
+        for name, c in results["compile"].items()
+    ]
+    save_table("grammar-compile", compile_rows, notes="milliseconds, wall clock")
+    mask_rows = []
+    for r in results["masks"]:
+        warm = "warm_" if r["engine"] == "pse" else ""
+        row = {k: r[k] for k in ("tokenizer", "grammar", "engine")} | {"tokens": r.get("tokens")}
+        for k in ("mean_us", "p50_us", "p99_us"):
+            row[k] = round(r[warm + k])
+            row["cold_" + k] = round(r["cold_" + k]) if warm else None
+        mask_rows.append(row)
+    save_table(
+        "grammar-masks",
+        mask_rows,
+        notes=f"µs per mask walking real code ({clock} clock); pse: warm cache, cold_*: first walk",
+    )
 
 
 if __name__ == "__main__":
