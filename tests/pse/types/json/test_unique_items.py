@@ -65,3 +65,11 @@ def test_large_finite_domain_caps_the_length() -> None:
     full = json.dumps(list(range(8)))
     assert valid(machine, list(range(8)))
     assert not _alive(machine, full[:-1] + ", ")
+
+
+def test_array_followed_by_more_text_in_one_token() -> None:
+    """The stepper hands back the rest of a token that closes the array."""
+    schema = {"properties": {"a": {"type": "array", "uniqueItems": True}, "b": {}}}
+    machine = compiled(schema, ordered_properties=False, strict_properties=False)
+    assert valid(machine, {"a": ["x", "y"], "b": 1})
+    assert not valid(machine, {"a": ["x", "x"], "b": 1})

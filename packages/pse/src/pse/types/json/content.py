@@ -56,7 +56,8 @@ def json_prefix(text: str) -> bool:
     body = text.lstrip(_WS)
     if not body or _is_json(body):
         return True
-    return bool(StateMachine.advance_all_basic(_json_machine().get_steppers(), body))
+    steppers = StateMachine.advance_all_basic(_json_machine().get_steppers(), body)
+    return any(not s.remaining_input for s in steppers)
 
 
 def _decoded(text: str) -> tuple[str, bool] | None:

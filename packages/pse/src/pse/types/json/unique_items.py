@@ -156,7 +156,9 @@ class UniqueItemsStepper(Stepper):
         if self.rest is not None:
             return []
         out: list[Stepper] = []
-        for stepper in StateMachine.advance_all_basic(self.inner, token):
+        # Stepper.consume keeps the steppers that finished the array and left the
+        # rest of the token (StateMachine.advance_all_basic drops those).
+        for stepper in (n for s in self.inner for n in s.consume(token)):
             scan = self.scan.copy()
             if not scan.feed(stepper.get_raw_value()):
                 continue
