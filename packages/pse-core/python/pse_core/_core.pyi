@@ -324,6 +324,7 @@ def fill_masks(
     at a time without the GIL; any Python-defined machine runs the whole call on
     this thread with the GIL held. Overridden ``fill_bitmask`` methods are not called.
     """
+
 def number_dfa(
     bounds: Sequence[tuple[str, int]],
     multiple_p: int,
