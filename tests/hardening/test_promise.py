@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonschema
 import numpy as np
 import pytest
 from _support.tokenizers import smollm2_tokenizer
@@ -106,6 +107,10 @@ def test_valid_instances_are_accepted(
         # hypothesis-jsonschema 0.23 cannot draw recursive references, and its
         # object strategy fails on Hypothesis >= 6.1xx ('many' has no 'more')
         assume(False)
+    # hypothesis-jsonschema ignores some formats (uuid gives ""): keep only instances
+    # the reference validator, with format assertion, accepts
+    validator = jsonschema.validators.validator_for(schema)
+    assume(validator(schema, format_checker=validator.FORMAT_CHECKER).is_valid(instance))
     for text in (json.dumps(instance), json.dumps(instance, separators=(",", ":"))):
         assert accepts(machine, text), (json.dumps(schema), text)
 
