@@ -146,18 +146,23 @@ MaskStatus Engine::fill_mask(std::uint32_t* out, std::size_t words) {
   if (words < need)
     throw VocabularyError("bitmask has " + std::to_string(words) + " words, needs " +
                           std::to_string(need));
-  std::fill(out, out + words, 0u);
-  scratch_->reset();
-  bool finished = false;
-  {
-    if (!masker_) masker_ = std::make_shared<MaskComputer>(*vocab, *scratch_);
-    Positions closed;
-    for (const PathPtr& p : paths_) close_path(masker_->runtime(), *p, closed);
-    finished = masker_->compute(closed, out);
-  }
+  if (!masker_) masker_ = std::make_shared<MaskComputer>(*vocab, *scratch_);
   // Tokens the structure itself allows, before end tokens are added (those
   // have no bytes, so the structure never sets them); counted once.
-  const std::size_t structural = count_bits(out, need);
+  MaskMemo::Result structure;
+  MaskMemo& memo = masker_->memo();
+  const bool memoize = sharing_ == Sharing::kParallel && memo.prepare(paths_);
+  if (!memoize || !memo.recall(out, words, structure)) {
+    std::fill(out, out + words, 0u);
+    scratch_->reset();
+    Positions closed;
+    for (const PathPtr& p : paths_) close_path(masker_->runtime(), *p, closed);
+    structure.finished = masker_->compute(closed, out);
+    structure.count = count_bits(out, need);
+    if (memoize) memo.remember(out, need, structure);
+  }
+  const bool finished = structure.finished;
+  const std::size_t structural = structure.count;
   std::size_t allowed = structural;
   auto add = [&](std::int32_t id) {
     std::uint32_t& word = out[id >> 5];

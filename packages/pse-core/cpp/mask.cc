@@ -1,10 +1,87 @@
 #include "mask.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "consume.h"
 #include "nodes/leaf.h"
 #include "support/bitset.h"
+#include "support/machine_edits.h"
 
 namespace pse {
+
+void MaskMemo::forget() {
+  slots_.clear();
+  owners_.clear();
+  bytes_ = 0;
+}
+
+bool MaskMemo::prepare(const std::vector<PathPtr>& paths) {
+  const std::uint64_t edits = machine_edits.load(std::memory_order_relaxed);
+  if (edits != edits_) {
+    forget();
+    edits_ = edits;
+  }
+  key_.clear();
+  hash_ = paths.size();
+  for (const PathPtr& p : paths) {
+    if (std::find(owners_.begin(), owners_.end(), p->machine) == owners_.end()) {
+      if (!owners_.empty()) forget();  // another machine: its nodes are other keys
+      owners_.push_back(p->machine);
+    }
+    for (const Frame* f = p->top; f; f = f->parent) {
+      if (f->kind == Kind::kExternal || f->kind == Kind::kGrammar || f->kind == Kind::kLexer)
+        return false;
+      key_.push_back(reinterpret_cast<std::uintptr_t>(f->node));
+      key_.push_back(static_cast<std::uint64_t>(f->kind) | std::uint64_t{f->flags} << 8 |
+                     std::uint64_t{static_cast<std::uint32_t>(f->state)} << 32);
+      key_.push_back(static_cast<std::uint32_t>(f->target));
+      key_.push_back(f->local);
+    }
+    key_.push_back(0);  // no node is at address 0: ends one stack
+    hash_ = (hash_ ^ (p->top ? p->top->hash : 0)) * 0x9E3779B97F4A7C15ull;
+  }
+  return true;
+}
+
+bool MaskMemo::recall(std::uint32_t* out, std::size_t words, Result& result) const {
+  auto it = slots_.find(hash_);
+  if (it == slots_.end() || it->second.key != key_) return false;
+  const Slot& s = it->second;
+  if (!s.dense.empty()) {
+    std::copy(s.dense.begin(), s.dense.end(), out);
+    std::fill(out + s.dense.size(), out + words, 0u);
+  } else {
+    std::fill(out, out + words, 0u);
+    for (std::int32_t id : s.sparse) out[id >> 5] |= 1u << (id & 31);
+  }
+  result = s.result;
+  return true;
+}
+
+void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result result) {
+  Slot s{key_, {}, {}, result};
+  if (result.count < words) {
+    s.sparse.reserve(result.count);
+    for (std::size_t w = 0; w < words; ++w)
+      for (std::uint32_t word = bits[w]; word; word &= word - 1)
+        s.sparse.push_back(static_cast<std::int32_t>(w * 32 + __builtin_ctz(word)));
+  } else {
+    s.dense.assign(bits, bits + words);
+  }
+  const std::size_t size = (s.key.size() * 2 + s.dense.size() + s.sparse.size()) * 4;
+  auto it = slots_.find(hash_);
+  if (it != slots_.end()) {
+    bytes_ -= (it->second.key.size() * 2 + it->second.dense.size() + it->second.sparse.size()) * 4;
+    slots_.erase(it);
+  }
+  if (bytes_ + size > kBytes) {
+    slots_.clear();
+    bytes_ = 0;
+  }
+  bytes_ += size;
+  slots_.emplace(hash_, std::move(s));
+}
 
 const MaskEntry& MaskComputer::entry(const Frame& leaf, std::uint32_t root) {
   MaskCache::Key key = MaskCache::key(leaf, root, vocab_.span());

@@ -10,11 +10,53 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pse_core/frame.h"
 #include "pse_core/mask_cache.h"
 #include "pse_core/vocabulary.h"
 #include "runtime.h"
 
 namespace pse {
+
+/// Whole masks of positions an engine has filled before. A mask is a function
+/// of the structure of the stacks it starts from, so the key is every frame of
+/// every path's stack (node, kind, state, target, local, flags) and a hit
+/// copies the mask once. Stacks holding pointers to outside state (grammar
+/// parse states, Python steppers) are never remembered. The keys point at
+/// nodes of the machines in `owners_`, held alive here; a path on another
+/// machine, or an edit to any machine in use (`machine_edits`), starts over.
+/// At most kBytes of masks and keys: past that the memo starts over, so it can
+/// never change a mask, only whether it is recomputed.
+class MaskMemo {
+ public:
+  static constexpr std::size_t kBytes = std::size_t{4} << 20;
+  struct Result {
+    std::size_t count = 0;  ///< bits set
+    bool finished = false;  ///< some position has finished
+  };
+  /// Key the tops of `paths`; false (nothing to recall or remember) when they
+  /// cannot be remembered.
+  bool prepare(const std::vector<PathPtr>& paths);
+  /// Write the mask of the prepared key to `out` (`words` words) if known.
+  bool recall(std::uint32_t* out, std::size_t words, Result& result) const;
+  /// Remember `bits` (`words` words) as the mask of the prepared key.
+  void remember(const std::uint32_t* bits, std::size_t words, Result result);
+
+ private:
+  struct Slot {
+    std::vector<std::uint64_t> key;
+    std::vector<std::uint32_t> dense;  ///< the mask, or empty when sparse
+    std::vector<std::int32_t> sparse;  ///< its set bits, when fewer than its words
+    Result result;
+  };
+  void forget();
+
+  std::vector<std::uint64_t> key_;
+  std::uint64_t hash_ = 0;
+  std::unordered_map<std::uint64_t, Slot> slots_;  ///< by key hash; a collision replaces
+  std::vector<SMPtr> owners_;
+  std::uint64_t edits_ = 0;
+  std::size_t bytes_ = 0;
+};
 
 /// One per engine, reused for every mask: its buffers and its memo of cache
 /// entries (looked up without the shared cache's lock) persist between calls.
@@ -27,6 +69,7 @@ class MaskComputer {
   /// position has finished (end-of-sequence allowed).
   bool compute(const Positions& closed, std::uint32_t* bits);
   Runtime& runtime() { return rt_; }
+  MaskMemo& memo() { return memo_; }
 
  private:
   /// Tokens below trie node `u` that continue the canonical positions `set`.
@@ -46,6 +89,7 @@ class MaskComputer {
   std::deque<Positions> levels_;  ///< a deque: references survive growth
   std::unordered_map<MaskCache::Key, const MaskEntry*, MaskCache::KeyHash> seen_;
   bool finished_ = false;
+  MaskMemo memo_;
 };
 
 }  // namespace pse

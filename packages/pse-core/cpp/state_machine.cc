@@ -9,6 +9,7 @@
 #include "grammar/grammar.h"
 #include "pse_core/errors.h"
 #include "runtime.h"
+#include "support/machine_edits.h"
 #include "support/utf8.h"
 
 namespace pse {
@@ -222,6 +223,8 @@ const std::array<std::uint64_t, 4>& StateMachine::first_bytes() const {
 }
 
 void StateMachine::invalidate() {
+  if (nullable_ != -1 || first_known_ || leaf_class_)
+    machine_edits.fetch_add(1, std::memory_order_relaxed);
   nullable_ = -1;
   first_known_ = false;
   leaf_class_ = 0;

@@ -1,0 +1,56 @@
+"""An engine remembers the masks of positions it has filled before (keyed on
+the structure of the stacks): a remembered mask must equal one computed
+afresh, and editing a machine in use must not serve a stale mask."""
+
+from __future__ import annotations
+
+import numpy as np
+from pse_core._core import Engine, PhraseStateMachine, StateMachine, Vocabulary
+
+from .conftest import json_grammar, real_vocab
+
+
+def fill(engine: Engine) -> tuple[int, bytes]:
+    bits = np.zeros((engine.vocab_size + 31) // 32, dtype=np.int32)
+    allowed = int(engine.fill_bitmask(bits))
+    return allowed, bits.tobytes()
+
+
+def test_remembered_masks_equal_fresh_ones() -> None:
+    tok, vocab = real_vocab()
+    text = '{"id":1042,"tags":["a","bc"],"ok":true,"score":97.25,"n":{"x":null,"y":[]}}'
+    ids = tok.encode(text, add_special_tokens=False)
+    machine = json_grammar()
+    engine = Engine(vocab)
+    walks: list[list[tuple[int, bytes]]] = []
+    for _ in range(3):  # the same machine again: later walks recall every mask
+        engine.state_machine = machine
+        masks = []
+        for token_id in ids:
+            masks.append(fill(engine))
+            masks.append(fill(engine))  # the same position twice in a row
+            engine.consume_token(token_id)
+        masks.append(fill(engine))
+        walks.append(masks)
+    assert walks[1] == walks[0] and walks[2] == walks[0]
+    # Each position's mask from an engine that never filled before.
+    for step in range(len(ids) + 1):
+        fresh = Engine(vocab)
+        fresh.state_machine = machine
+        for token_id in ids[:step]:
+            fresh.consume_token(token_id)
+        assert fill(fresh) == walks[0][2 * step], f"step {step}"
+
+
+def test_an_edited_machine_is_not_served_a_remembered_mask(synthetic_vocab: Vocabulary) -> None:
+    machine = StateMachine({0: [(PhraseStateMachine("true"), 1)]}, 0, [1])
+    engine = Engine(synthetic_vocab)
+    engine.state_machine = machine
+    before = fill(engine)
+    assert fill(engine) == before
+    machine.state_graph = {0: [(PhraseStateMachine("null"), 1)]}
+    fresh = Engine(synthetic_vocab)
+    fresh.state_machine = machine
+    after = fill(fresh)
+    assert after != before
+    assert fill(engine) == after
