@@ -9,65 +9,34 @@ recursive schemas give finite graphs.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pse_core._core import RefStateMachine, StateMachine
 from pse_core.errors import SchemaError
 
-from pse.types.base.character import CharacterStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.boolean import BooleanStateMachine
-from pse.types.json import content, ecma_regex, idn_hostname, unique_items
-from pse.types.json.checked_string import CheckedStringStateMachine, in_graph
+from pse.types.json import unique_items
+from pse.types.json.algebra import alt_empty
+from pse.types.json.context import CompileOptions, SchemaContext, recursion_room, too_deep
+from pse.types.json.limits import MAX_DEPTH
+from pse.types.json.machines import LayoutWhitespaceStateMachine, NeverStateMachine, seal_grammar
+from pse.types.json.numbers import build_number
 from pse.types.json.schema_ir import (
     Alt,
     ArrAlt,
     BoolAlt,
-    CompileOptions,
     NullAlt,
     NumAlt,
     ObjAlt,
     ObjRule,
-    SchemaContext,
     StrAlt,
     Sub,
-    alt_empty,
 )
-from pse.types.json.string_set import string_set_machine
+from pse.types.json.strings import build_string
 from pse.types.whitespace import WhitespaceStateMachine
 
-if TYPE_CHECKING:
-    from pse_core._core import Edge
-
 WHITESPACE_MODES = ("standard", "compact", "free")
-#: Formats judged by a Python check instead of an automaton.
-CHECKED_FORMATS = frozenset({idn_hostname.FORMAT, ecma_regex.FORMAT, *content.FORMATS})
-
-
-class NeverStateMachine(StateMachine):
-    """Matches nothing: the compiled form of an unsatisfiable schema (``false``)."""
-
-    def __init__(self) -> None:
-        super().__init__({0: []}, start_state=0, end_states=["$"])
-
-
-class LayoutWhitespaceStateMachine(StateMachine):
-    """An optional gap as models lay JSON out: one space, or a newline and an indent.
-
-    Matches ``""``, ``" "``, or ``"\n"`` followed by at most ``max_indent``
-    spaces: compact JSON, ``json.dumps``' default spacing and indented JSON up
-    to that depth, but no runs of blank lines, tabs or stray spaces.
-    """
-
-    def __init__(self, max_indent: int = 16, newline: bool = True) -> None:
-        edges: list[Edge] = [(PhraseStateMachine(" "), 2)]
-        if newline:
-            edges.append((PhraseStateMachine("\n"), 1))
-        indent = CharacterStateMachine(" ", char_min=0, char_limit=max_indent, is_optional=True)
-        super().__init__(
-            {0: edges, 1: [(indent, 2)]}, start_state=0, end_states=[1, 2], is_optional=True
-        )
-        self.max_indent = max_indent
 
 
 class Compiler:
@@ -159,10 +128,15 @@ class Compiler:
                 ref = RefStateMachine()
                 self._refs[sub] = ref
             return ref
+        if len(self._refs) > MAX_DEPTH:
+            raise too_deep(min(node.pointer for node in sub))
         self._refs[sub] = None
         try:
-            alts = self.ctx.sub_ir(sub)
-            machine = self.compile_alts(alts)
+            if len(self._refs) == 1:
+                with recursion_room():
+                    machine = self.compile_alts(self.ctx.sub_ir(sub))
+            else:
+                machine = self.compile_alts(self.ctx.sub_ir(sub))
         finally:
             ref = self._refs.pop(sub, None)
         if ref is not None:
@@ -194,14 +168,8 @@ class Compiler:
                 return BooleanStateMachine()
             return PhraseStateMachine("true" if True in alt.values else "false")
         if isinstance(alt, NumAlt):
-            from pse.types.json.json_number import build_number  # noqa: PLC0415
-
             return build_number(self, alt)
-        if isinstance(alt, StrAlt) and not CHECKED_FORMATS.isdisjoint(alt.formats):
-            return self.build_checked(alt)
         if isinstance(alt, StrAlt):
-            from pse.types.json.json_string import build_string  # noqa: PLC0415
-
             return build_string(self, alt)
         if isinstance(alt, ArrAlt) and unique_items.needs_stepper(self, alt):
             return unique_items.build_unique(self, alt)
@@ -214,41 +182,6 @@ class Compiler:
 
         return ObjectSchemaStateMachine.from_alt(self, self.strict_object(alt))
 
-    def build_checked(self, alt: StrAlt) -> StateMachine:
-        """A format judged by a Python check (``idn-hostname``, ``regex``) with length
-        bounds or a literal set; with other string keywords (patterns, other formats,
-        negations) it is declined."""
-        (fmt,) = [f for f in alt.formats if f in CHECKED_FORMATS][:1]
-        if fmt in content.FORMATS:
-            machine: CheckedStringStateMachine = content.ContentStateMachine(fmt)
-            if alt.literals is not None:
-                names = [x for x in sorted(alt.literals) if content.valid(fmt, x)]
-                return string_set_machine(names) if names else NeverStateMachine()
-            if alt.min_length or alt.max_length is not None or len(alt.formats) > 1:
-                raise SchemaError(
-                    "contentMediaType together with lengths, pattern or format",
-                    code="unsupported-keyword",
-                    keyword="contentMediaType",
-                    pointer=self.ctx.format_pointers.get(fmt, ""),
-                )
-            return in_graph(machine)
-        check = idn_hostname if fmt == idn_hostname.FORMAT else ecma_regex
-        if alt.patterns or len(alt.formats) > 1 or alt.excluded or alt.negated:
-            raise SchemaError(
-                f"format {fmt!r} together with pattern, another format or not",
-                code="unsupported-keyword",
-                keyword="format",
-                pointer=self.ctx.format_pointers.get(fmt, ""),
-            )
-        if alt.literals is not None:
-            names = [x for x in sorted(alt.literals) if check.valid(x)]
-            return string_set_machine(names) if names else NeverStateMachine()
-        if check is idn_hostname:
-            if alt.min_length > idn_hostname.MAX_NAME:
-                return NeverStateMachine()
-            return idn_hostname.idn_hostname_machine(alt.min_length, alt.max_length)
-        return in_graph(ecma_regex.RegexStateMachine(alt.min_length, alt.max_length))
-
     # ------------------------------------------------------------- errors
     def reraise(self, exc: SchemaError, keyword: str | None, pointer: str) -> SchemaError:
         """``exc`` with the keyword and JSON pointer filled in."""
@@ -258,14 +191,6 @@ class Compiler:
             keyword=exc.keyword or keyword,
             pointer=exc.pointer or pointer,
         )
-
-
-def seal_grammar(machine: StateMachine) -> None:
-    """``machine.seal()``; a development pse-core built before ``seal`` existed
-    (pse and pse-core are released together) keeps the reference cycles."""
-    seal = getattr(machine, "seal", None)
-    if seal is not None:
-        seal()
 
 
 def compiler_for(schema: Any, context: Any = None, **options: Any) -> Compiler:

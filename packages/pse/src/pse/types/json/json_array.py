@@ -18,23 +18,15 @@ from pse.types.array import ArrayStepper
 from pse.types.base.chain import ChainStateMachine
 from pse.types.base.loop import LoopStateMachine
 from pse.types.base.phrase import PhraseStateMachine
-from pse.types.json.compiler import Compiler, NeverStateMachine, compiler_for
-from pse.types.json.schema_ir import (
-    Alt,
-    ArrAlt,
-    BoolAlt,
-    NullAlt,
-    NumAlt,
-    StrAlt,
-    Sub,
-    alt_empty,
-)
+from pse.types.json.algebra import alt_empty
+from pse.types.json.compiler import Compiler, compiler_for
+from pse.types.json.limits import MAX_EXPLICIT_ITEMS, MAX_UNIQUE_DOMAIN
+from pse.types.json.machines import NeverStateMachine
+from pse.types.json.schema_ir import Alt, ArrAlt, BoolAlt, NullAlt, NumAlt, StrAlt, Sub
+from pse.types.json.strings import allowed_literals
 
 if TYPE_CHECKING:
     from pse_core._core import StateGraph
-
-MAX_EXPLICIT_ITEMS = 256
-MAX_UNIQUE_DOMAIN = 6
 
 
 def _domain(comp: Compiler, sub: Sub) -> list[Alt] | None:
@@ -48,8 +40,6 @@ def _domain(comp: Compiler, sub: Sub) -> list[Alt] | None:
         elif isinstance(alt, BoolAlt):
             values += [BoolAlt(frozenset({v})) for v in sorted(alt.values)]
         elif isinstance(alt, StrAlt) and alt.literals is not None:
-            from pse.types.json.json_string import allowed_literals  # noqa: PLC0415
-
             values += [StrAlt(literals=frozenset({v})) for v in allowed_literals(comp, alt)]
         elif (
             isinstance(alt, NumAlt)
@@ -76,7 +66,7 @@ class _Explicit:
         self.cap = self.max if self.max is not None else max(p, alt.min_items)
         if self.cap > MAX_EXPLICIT_ITEMS:
             comp.ctx.decline(
-                "contains/uniqueItems with more than 256 counted items",
+                f"contains/uniqueItems with more than {MAX_EXPLICIT_ITEMS} counted items",
                 "maxItems",
                 pointer,
                 code="too-complex",
@@ -299,4 +289,4 @@ class ArraySchemaStateMachine(StateMachine):
             return None
 
 
-__all__ = ["ArraySchemaStateMachine", "build_array_graph"]
+__all__ = ["MAX_UNIQUE_DOMAIN", "ArraySchemaStateMachine", "build_array_graph"]

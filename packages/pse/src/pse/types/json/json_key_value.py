@@ -10,19 +10,15 @@ patterns and ``propertyNames``, lowered to JSON string literals.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
-from pse_core._core import literal_dfa as native_literal_dfa
 
 from pse.types._values import children, is_machine
 from pse.types.base.phrase import PhraseStateMachine
+from pse.types.json.compiler import compiler_for
 from pse.types.json.string_set import string_set_machine
 from pse.types.key_value import KeyValueStateMachine, KeyValueStepper
-
-if TYPE_CHECKING:  # pse.automata is imported lazily
-    from pse.automata.dfa import CpDfa
 
 
 def _is_plain(name: str) -> bool:
@@ -34,39 +30,6 @@ def name_machine(name: str) -> StateMachine:
     if _is_plain(name):
         return PhraseStateMachine(json.dumps(name))
     return string_set_machine([name])
-
-
-def literal_dfa(names: Iterable[str]) -> CpDfa:
-    """The minimal code-point DFA accepting exactly ``names`` (built natively)."""
-    from pse.automata.dfa import CpDfa  # noqa: PLC0415
-
-    trans, accepting = native_literal_dfa(list(names))
-    return CpDfa(trans, accepting)
-
-
-def any_string_dfa() -> CpDfa:
-    from pse.automata import charset as cs  # noqa: PLC0415
-    from pse.automata.dfa import CpDfa  # noqa: PLC0415
-
-    return CpDfa([[(lo, hi, 0) for lo, hi in cs.ANY]], [True])
-
-
-def exclude_literals(dfa: CpDfa, names: Iterable[str]) -> CpDfa:
-    """``dfa`` minus the strings ``names``."""
-    names = list(names)
-    if not names:
-        return dfa
-    from pse.automata.dfa import complement, product  # noqa: PLC0415
-
-    return product(dfa, complement(literal_dfa(names)), keyword="propertyNames")
-
-
-def lower_key(dfa: CpDfa, keyword: str) -> StateMachine:
-    """The JSON string literals (quotes included) of ``dfa``'s strings."""
-    from pse.automata.dfa import minimize  # noqa: PLC0415
-    from pse.automata.json_string import lower_json_string  # noqa: PLC0415
-
-    return lower_json_string(minimize(dfa), keyword).machine(0)
 
 
 class KeyValueSchemaStepper(KeyValueStepper):
@@ -101,8 +64,6 @@ class KeyValueSchemaStateMachine(KeyValueStateMachine):
         required: bool = True,
         **options: Any,
     ) -> None:
-        from pse.types.json.compiler import compiler_for  # noqa: PLC0415
-
         if property_name is not None:
             prop_name = property_name
         if property_schema is not None:
@@ -139,11 +100,4 @@ class KeyValueSchemaStateMachine(KeyValueStateMachine):
         return (key, value)
 
 
-__all__ = [
-    "KeyValueSchemaStateMachine",
-    "any_string_dfa",
-    "exclude_literals",
-    "literal_dfa",
-    "lower_key",
-    "name_machine",
-]
+__all__ = ["KeyValueSchemaStateMachine", "name_machine"]

@@ -25,17 +25,22 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pse_core._core import StateMachine, Stepper
 from pse_core.errors import SchemaError
 
+from pse.automata import pattern_dfa
+from pse.automata.dfa import complement, product
 from pse.types.base.phrase import PhraseStateMachine
-from pse.types.json.compiler import Compiler, NeverStateMachine, compiler_for, seal_grammar
-from pse.types.json.json_key_value import (
-    KeyValueSchemaStateMachine,
+from pse.types.json.compiler import Compiler, compiler_for
+from pse.types.json.json_key_value import KeyValueSchemaStateMachine, name_machine
+from pse.types.json.limits import MAX_PATTERN_REGIONS
+from pse.types.json.machines import NeverStateMachine, seal_grammar
+from pse.types.json.objects import obj_value
+from pse.types.json.schema_ir import ObjAlt, ObjRule, StrAlt, Sub
+from pse.types.json.string_set import (
     any_string_dfa,
     exclude_literals,
     lower_key,
-    name_machine,
+    string_set_machine,
 )
-from pse.types.json.schema_ir import ObjAlt, ObjRule, StrAlt, Sub, obj_value
-from pse.types.json.string_set import string_set_machine
+from pse.types.json.strings import accepts_text, str_alt_dfa
 from pse.types.object import ObjectStepper
 
 if TYPE_CHECKING:
@@ -43,14 +48,9 @@ if TYPE_CHECKING:
 
     from pse.automata.dfa import CpDfa
 
-MAX_PATTERN_REGIONS = 4
-
 
 def _string_dfa_of(comp: Compiler, sub: Sub, pointer: str) -> CpDfa | None:
     """The code-point DFA of the strings ``sub`` allows (``None``: no string at all)."""
-    from pse.automata.dfa import complement, product  # noqa: PLC0415
-    from pse.types.json.json_string import str_alt_dfa  # noqa: PLC0415
-
     result: CpDfa | None = None
     for alt in comp.ctx.sub_ir(sub):
         if not isinstance(alt, StrAlt):
@@ -88,8 +88,6 @@ class _Pieces:
         names_machine = None
         if alt.names:
             names_machine = comp.compile_sub(alt.names)
-        from pse.types.json.json_string import accepts_text  # noqa: PLC0415
-
         self.impossible = False
         for name in names:
             try:
@@ -145,8 +143,6 @@ class _Pieces:
             if region is None and names_dfa is None:
                 key: StateMachine = string_set_machine(self.names, exclude=True)
             else:
-                from pse.automata.dfa import product  # noqa: PLC0415
-
                 dfa = region if region is not None else any_string_dfa()
                 if names_dfa is not None:
                     dfa = product(dfa, names_dfa, keyword="propertyNames")
@@ -174,9 +170,6 @@ class _Pieces:
         """The key regions cut by ``patterns`` (each subset matched, the others not)
         and the value schema of each: the matched patterns' schemas of every rule,
         or a rule's ``additional`` where none of its patterns matched."""
-        from pse.automata import pattern_dfa  # noqa: PLC0415
-        from pse.automata.dfa import complement, product  # noqa: PLC0415
-
         dfas: list[CpDfa] = []
         for p in patterns:
             try:

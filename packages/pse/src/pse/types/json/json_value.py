@@ -11,7 +11,7 @@ from pse.types._values import children, is_machine
 from pse.types.array import ArrayStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.boolean import BooleanStateMachine
-from pse.types.json.compiler import seal_grammar
+from pse.types.json.machines import seal_grammar
 from pse.types.number import NumberStateMachine
 from pse.types.object import ObjectStateMachine
 from pse.types.string import StringStateMachine

@@ -14,9 +14,13 @@ from __future__ import annotations
 import re
 import urllib.parse
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pse_core.errors import SchemaError
+
+if TYPE_CHECKING:
+    from pse.types.json.context import SchemaContext
+    from pse.types.json.schema_ir import Alt, Node
 
 #: Keywords whose value maps names to subschemas.
 SCHEMA_MAPS = frozenset(
@@ -176,30 +180,36 @@ class References:
         return base
 
     def _index(self, schema: Any, base: str, pointer: str) -> None:
-        if isinstance(schema, list):
-            for i, item in enumerate(schema):
-                self._index(item, base, f"{pointer}/{i}")
-            return
-        if not isinstance(schema, dict):
-            return
-        sid = self.schema_id(schema)
-        if sid is not None and not sid.startswith("#"):
-            base = join_uri(base, sid).split("#", 1)[0]
-            self._resources[base] = (schema, pointer)
-        elif sid is not None and sid.startswith("#") and len(sid) > 1:
-            self._anchors[join_uri(base, sid)] = (schema, base, pointer)
-        anchor = schema.get("$anchor")
-        if isinstance(anchor, str):
-            self._anchors[f"{base}#{anchor}"] = (schema, base, pointer)
-        if pointer == "":
-            self._resources.setdefault(base, (schema, pointer))
-        for key, value in schema.items():
-            if key in SCHEMA_MAPS and isinstance(value, dict):
-                for name, sub in value.items():
-                    here = f"{pointer}/{escape_pointer(key)}/{escape_pointer(name)}"
-                    self._index(sub, base, here)
-            elif key in SCHEMA_PLACES:
-                self._index(value, base, f"{pointer}/{escape_pointer(key)}")
+        """Record the resources and anchors below ``schema`` (depth first, in
+        document order; iterative, so any nesting depth is indexed)."""
+        stack: list[tuple[Any, str, str]] = [(schema, base, pointer)]
+        while stack:
+            schema, base, pointer = stack.pop()
+            if isinstance(schema, list):
+                stack += reversed([(x, base, f"{pointer}/{i}") for i, x in enumerate(schema)])
+                continue
+            if not isinstance(schema, dict):
+                continue
+            sid = self.schema_id(schema)
+            if sid is not None and not sid.startswith("#"):
+                base = join_uri(base, sid).split("#", 1)[0]
+                self._resources[base] = (schema, pointer)
+            elif sid is not None and sid.startswith("#") and len(sid) > 1:
+                self._anchors[join_uri(base, sid)] = (schema, base, pointer)
+            anchor = schema.get("$anchor")
+            if isinstance(anchor, str):
+                self._anchors[f"{base}#{anchor}"] = (schema, base, pointer)
+            if pointer == "":
+                self._resources.setdefault(base, (schema, pointer))
+            children: list[tuple[Any, str, str]] = []
+            for key, value in schema.items():
+                if key in SCHEMA_MAPS and isinstance(value, dict):
+                    for name, sub in value.items():
+                        here = f"{pointer}/{escape_pointer(key)}/{escape_pointer(name)}"
+                        children.append((sub, base, here))
+                elif key in SCHEMA_PLACES:
+                    children.append((value, base, f"{pointer}/{escape_pointer(key)}"))
+            stack += reversed(children)
 
     def resolve(self, ref: str, base: str, pointer: str) -> Target:
         """What ``ref`` (a ``$ref`` at ``pointer``, with ``base`` in force) names."""
@@ -240,6 +250,18 @@ class References:
         return target, target_base, target_pointer
 
 
+def ref_alts(ctx: SchemaContext, node: Node, ref: Any) -> list[Alt]:
+    """The alternatives of the schema a ``$ref`` of ``node`` names."""
+    if not isinstance(ref, str):
+        raise SchemaError(
+            "$ref must be a string",
+            code="invalid-schema",
+            keyword="$ref",
+            pointer=f"{node.pointer}/$ref",
+        )
+    return ctx.ir(ctx.resolve(ref, node))
+
+
 __all__ = [
     "SCHEMA_MAPS",
     "SCHEMA_PLACES",
@@ -248,6 +270,7 @@ __all__ = [
     "draft_of",
     "escape_pointer",
     "join_uri",
+    "ref_alts",
     "registry_documents",
     "schema_uri_of",
 ]

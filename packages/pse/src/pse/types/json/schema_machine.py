@@ -37,7 +37,8 @@ from pse_core._core import StateMachine, Stepper
 from pse_core.errors import SchemaError
 
 from pse.types.base.encapsulated import encapsulate
-from pse.types.json.compiler import Compiler, NeverStateMachine, compiler_for
+from pse.types.json.compiler import Compiler, compiler_for
+from pse.types.json.machines import NeverStateMachine
 
 _SCHEMA_HINTS = frozenset(
     {"type", "properties", "$ref", "anyOf", "oneOf", "allOf", "items", "enum", "const", "$defs"}

@@ -15,7 +15,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from pse_core._core import DfaStateMachine, StateMachine
+from pse_core._core import StateMachine
+from pse_core._core import literal_dfa as native_literal_dfa
+
+from pse.automata import charset as cs
+from pse.automata.dfa import CpDfa, complement, minimize, product
+from pse.automata.json_string import lower_json_string
 
 _SIMPLE_ESCAPES = {
     ord('"'): 0x22,
@@ -286,15 +291,41 @@ def string_set_machine(names: Iterable[str], *, exclude: bool = False) -> StateM
 
 @functools.lru_cache(maxsize=1024)
 def _cached(names: frozenset[str], exclude: bool) -> StateMachine:
-    try:
-        from pse.automata.dfa import complement  # noqa: PLC0415
-        from pse.types.json.json_key_value import literal_dfa, lower_key  # noqa: PLC0415
-
-        dfa = literal_dfa(sorted(names))
-        return lower_key(complement(dfa) if exclude else dfa, "enum")
-    except ImportError:  # pragma: no cover - pse.automata ships with pse
-        rows, accepting = string_set_dfa(names, exclude=exclude)
-        return DfaStateMachine(rows, accepting, 0)
+    dfa = literal_dfa(sorted(names))
+    return lower_key(complement(dfa) if exclude else dfa, "enum")
 
 
-__all__ = ["string_set_dfa", "string_set_machine"]
+# ------------------------------------------------------ code-point automata
+
+
+def literal_dfa(names: Iterable[str]) -> CpDfa:
+    """The minimal code-point DFA accepting exactly ``names`` (built natively)."""
+    trans, accepting = native_literal_dfa(list(names))
+    return CpDfa(trans, accepting)
+
+
+def any_string_dfa() -> CpDfa:
+    return CpDfa([[(lo, hi, 0) for lo, hi in cs.ANY]], [True])
+
+
+def exclude_literals(dfa: CpDfa, names: Iterable[str]) -> CpDfa:
+    """``dfa`` minus the strings ``names``."""
+    names = list(names)
+    if not names:
+        return dfa
+    return product(dfa, complement(literal_dfa(names)), keyword="propertyNames")
+
+
+def lower_key(dfa: CpDfa, keyword: str) -> StateMachine:
+    """The JSON string literals (quotes included) of ``dfa``'s strings."""
+    return lower_json_string(minimize(dfa), keyword).machine(0)
+
+
+__all__ = [
+    "any_string_dfa",
+    "exclude_literals",
+    "literal_dfa",
+    "lower_key",
+    "string_set_dfa",
+    "string_set_machine",
+]

@@ -17,7 +17,7 @@ what the inner one evaluated and no more.
 loosens ``unevaluatedX``, so "some non-empty set of branches passes, with
 their joint annotations" is exact: ``anyOf`` becomes the union of the
 conjunctions of all non-empty subsets of its branches (at most
-:data:`MAX_ANY_OF_BRANCHES` branches; more are declined).
+``limits.MAX_ANY_OF_BRANCHES`` branches; more are declined).
 
 Tracking is on only for documents that use one of the two keywords, so
 every other schema compiles to the same alternatives as before.
@@ -26,8 +26,10 @@ every other schema compiles to the same alternatives as before.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pse.types.json.algebra import intersect, union
+from pse.types.json.limits import MAX_ANY_OF_BRANCHES
 from pse.types.json.schema_ir import (
     NO_ITEMS,
     NO_PROPS,
@@ -39,36 +41,14 @@ from pse.types.json.schema_ir import (
     Node,
     ObjAlt,
     ObjRule,
-    SchemaContext,
     Sub,
-    ecma_search,
-    intersect,
-    union,
 )
+from pse.types.json.strings import ecma_search
+
+if TYPE_CHECKING:
+    from pse.types.json.context import SchemaContext
 
 KEYWORDS = ("unevaluatedProperties", "unevaluatedItems")
-#: ``anyOf`` with more branches than this is declined under annotation tracking
-#: (its expansion has ``2**n - 1`` conjunctions).
-MAX_ANY_OF_BRANCHES = 8
-
-
-def props_evaluated(schema: dict[str, Any]) -> EvaluatedProps:
-    """What the object keywords of one schema object evaluate."""
-    names = schema.get("properties", {})
-    patterns = schema.get("patternProperties", {})
-    return EvaluatedProps(
-        frozenset(names) if isinstance(names, dict) else frozenset(),
-        tuple(patterns) if isinstance(patterns, dict) else (),
-        "additionalProperties" in schema,
-    )
-
-
-def items_evaluated(schema: dict[str, Any], prefix: int, contains: Sub | None) -> EvaluatedItems:
-    """What the array keywords of one schema object evaluate (``prefix``: tuple length)."""
-    every = ("items" in schema and not isinstance(schema["items"], list)) or (
-        isinstance(schema.get("items"), list) and "additionalItems" in schema
-    )
-    return EvaluatedItems(prefix, every, () if contains is None else (contains,))
 
 
 def forget(alts: list[Alt]) -> list[Alt]:
@@ -159,12 +139,4 @@ def _items(ctx: SchemaContext, alt: ArrAlt, rest: Sub, pointer: str) -> ArrAlt:
     return replace(done, prefix=prefix, items=alt.items | guard)
 
 
-__all__ = [
-    "KEYWORDS",
-    "MAX_ANY_OF_BRANCHES",
-    "any_of",
-    "apply_unevaluated",
-    "forget",
-    "items_evaluated",
-    "props_evaluated",
-]
+__all__ = ["KEYWORDS", "any_of", "apply_unevaluated", "forget"]

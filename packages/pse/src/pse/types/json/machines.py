@@ -1,0 +1,50 @@
+"""Leaf machines every compilation shares: the empty language, layout whitespace, sealing."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pse_core._core import StateMachine
+
+from pse.types.base.character import CharacterStateMachine
+from pse.types.base.phrase import PhraseStateMachine
+
+if TYPE_CHECKING:
+    from pse_core._core import Edge
+
+
+class NeverStateMachine(StateMachine):
+    """Matches nothing: the compiled form of an unsatisfiable schema (``false``)."""
+
+    def __init__(self) -> None:
+        super().__init__({0: []}, start_state=0, end_states=["$"])
+
+
+class LayoutWhitespaceStateMachine(StateMachine):
+    """An optional gap as models lay JSON out: one space, or a newline and an indent.
+
+    Matches ``""``, ``" "``, or ``"\n"`` followed by at most ``max_indent``
+    spaces: compact JSON, ``json.dumps``' default spacing and indented JSON up
+    to that depth, but no runs of blank lines, tabs or stray spaces.
+    """
+
+    def __init__(self, max_indent: int = 16, newline: bool = True) -> None:
+        edges: list[Edge] = [(PhraseStateMachine(" "), 2)]
+        if newline:
+            edges.append((PhraseStateMachine("\n"), 1))
+        indent = CharacterStateMachine(" ", char_min=0, char_limit=max_indent, is_optional=True)
+        super().__init__(
+            {0: edges, 1: [(indent, 2)]}, start_state=0, end_states=[1, 2], is_optional=True
+        )
+        self.max_indent = max_indent
+
+
+def seal_grammar(machine: StateMachine) -> None:
+    """``machine.seal()``; a development pse-core built before ``seal`` existed
+    (pse and pse-core are released together) keeps the reference cycles."""
+    seal = getattr(machine, "seal", None)
+    if seal is not None:
+        seal()
+
+
+__all__ = ["LayoutWhitespaceStateMachine", "NeverStateMachine", "seal_grammar"]
