@@ -86,7 +86,7 @@ void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result res
 const MaskEntry& MaskComputer::entry(const Frame& leaf, std::uint32_t root) {
   MaskCache::Key key = MaskCache::key(leaf, root, vocab_.span());
   auto [it, fresh] = seen_.try_emplace(key, nullptr);
-  if (fresh) it->second = &vocab_.cache().get(key, leaf, vocab_.trie(), vocab_.size());
+  if (fresh) it->second = vocab_.cache().get(key, leaf, vocab_.trie(), vocab_.size());
   return *it->second;
 }
 
@@ -203,6 +203,10 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
 }
 
 bool MaskComputer::compute(const Positions& closed, std::uint32_t* bits) {
+  if (vocab_.cache().generation() != generation_) {  // the cache let go: so do we
+    seen_.clear();
+    generation_ = vocab_.cache().generation();
+  }
   bits_ = bits;
   finished_ = false;
   explore(0, closed, 0);

@@ -87,7 +87,11 @@ class MaskComputer {
   Arena& arena_;
   std::uint32_t* bits_ = nullptr;
   std::deque<Positions> levels_;  ///< a deque: references survive growth
-  std::unordered_map<MaskCache::Key, const MaskEntry*, MaskCache::KeyHash> seen_;
+  /// Entries this engine used, held until the shared cache empties (see
+  /// MaskCache::generation): the cache's bound frees them once every engine
+  /// has let go.
+  std::unordered_map<MaskCache::Key, std::shared_ptr<const MaskEntry>, MaskCache::KeyHash> seen_;
+  std::uint64_t generation_ = 0;
   bool finished_ = false;
   MaskMemo memo_;
 };

@@ -150,12 +150,21 @@ MaskCache::Key MaskCache::key(const Frame& leaf, std::uint32_t root, std::uint32
              leaf.state, static_cast<std::int32_t>(leaf.kind), root};
 }
 
-const MaskEntry& MaskCache::get(const Key& key, const Frame& leaf, const TrieMap& trie,
-                                std::size_t vocab_size) {
+std::shared_ptr<const MaskEntry> MaskCache::get(const Key& key, const Frame& leaf,
+                                                 const TrieMap& trie, std::size_t vocab_size) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(key);
-  if (it != entries_.end()) return *it->second;
-  return *entries_.emplace(key, build(key, leaf, trie, vocab_size)).first->second;
+  if (it != entries_.end()) return it->second;
+  std::shared_ptr<const MaskEntry> entry = build(key, leaf, trie, vocab_size);
+  const std::size_t size = entry->bytes();
+  if (bytes_ + size > kBytes) {
+    entries_.clear();
+    bytes_ = 0;
+    generation_.fetch_add(1, std::memory_order_relaxed);
+  }
+  bytes_ += size;
+  entries_.emplace(key, entry);
+  return entry;
 }
 
 std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
@@ -239,9 +248,7 @@ std::size_t MaskCache::entries() const {
 
 std::size_t MaskCache::bytes() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::size_t total = 0;
-  for (const auto& [k, e] : entries_) total += e->bytes();
-  return total;
+  return bytes_;
 }
 
 }  // namespace pse

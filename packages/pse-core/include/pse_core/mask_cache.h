@@ -5,6 +5,7 @@
 // Computed once per (leaf, canonical state, trie node) and vocabulary.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -51,10 +52,17 @@ class MaskCache {
   };
   static Key key(const Frame& leaf, std::uint32_t root, std::uint32_t span);
 
+  /// At most this many bytes of entries (MaskEntry::bytes()): an entry that
+  /// would pass it empties the cache first. Entries depend only on their key,
+  /// so dropping them changes no mask, only what is computed again.
+  static constexpr std::size_t kBytes = std::size_t{32} << 20;
+
   /// The entry for `key` (of `leaf` at trie node `key.root`), built on first
-  /// use. Entries are never removed: references stay valid.
-  const MaskEntry& get(const Key& key, const Frame& leaf, const TrieMap& trie,
-                       std::size_t vocab_size);
+  /// use. The caller's reference keeps it alive after the cache drops it.
+  std::shared_ptr<const MaskEntry> get(const Key& key, const Frame& leaf, const TrieMap& trie,
+                                       std::size_t vocab_size);
+  /// Changes each time the cache is emptied: holders of entries may drop theirs.
+  std::uint64_t generation() const { return generation_.load(std::memory_order_relaxed); }
   std::size_t entries() const;
   std::size_t bytes() const;
   /// Walk the vocabulary once for the JSON string leaf (before and inside the
@@ -86,7 +94,9 @@ class MaskCache {
   const StringProfile& string_profile(const Key& key, const TrieMap& trie, std::size_t vocab_size);
 
   mutable std::mutex mutex_;
-  std::unordered_map<Key, std::unique_ptr<MaskEntry>, KeyHash> entries_;
+  std::unordered_map<Key, std::shared_ptr<const MaskEntry>, KeyHash> entries_;
+  std::size_t bytes_ = 0;
+  std::atomic<std::uint64_t> generation_{0};
   std::unordered_map<Key, std::unique_ptr<StringProfile>, KeyHash> string_profiles_;
 };
 
