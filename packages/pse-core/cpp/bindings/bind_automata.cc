@@ -1,5 +1,6 @@
 #include <nanobind/stl/pair.h>
 
+#include "automata/byte_lowering.h"
 #include "automata/number_dfa.h"
 #include "automata/range_dfa.h"
 #include "bindings.h"
@@ -42,6 +43,16 @@ RangeDfa from_python(nb::handle rows, nb::handle accepting) {
   return dfa;
 }
 
+/// (packed native-endian int32 rows of 256, accepting flags), or None when too large.
+nb::object to_python(const std::optional<ByteTable>& table) {
+  if (!table) return nb::none();
+  nb::bytes packed(reinterpret_cast<const char*>(table->cells.data()),
+                   table->cells.size() * sizeof(std::int32_t));
+  nb::list accepting;
+  for (std::uint8_t a : table->accepting) accepting.append(a != 0);
+  return nb::make_tuple(packed, accepting);
+}
+
 }  // namespace
 
 void bind_automata(nb::module_& m) {
@@ -80,6 +91,36 @@ void bind_automata(nb::module_& m) {
       "The minimal DFA equivalent to one given as sorted (lo, hi, target) ranges per\n"
       "state (start state 0): useless states dropped, equivalent states merged,\n"
       "states numbered breadth-first, adjacent ranges with one target joined.");
+  m.def(
+      "lower_utf8",
+      [](nb::handle transitions, nb::handle accepting, std::size_t max_states) {
+        RangeDfa dfa = from_python(transitions, accepting);
+        std::optional<ByteTable> out;
+        {
+          nb::gil_scoped_release release;
+          out = lower_utf8(dfa, max_states);
+        }
+        return to_python(out);
+      },
+      nb::arg("transitions"), nb::arg("accepting"), nb::arg("max_states"),
+      "Byte rows reading the UTF-8 encoding of a code-point DFA's strings (row s is\n"
+      "state s): (packed int32 rows of 256 targets, accepting flags), or None past\n"
+      "max_states rows.");
+  m.def(
+      "lower_json_string",
+      [](nb::handle transitions, nb::handle accepting, std::size_t max_states) {
+        RangeDfa dfa = from_python(transitions, accepting);
+        std::optional<ByteTable> out;
+        {
+          nb::gil_scoped_release release;
+          out = lower_json_string(dfa, max_states);
+        }
+        return to_python(out);
+      },
+      nb::arg("transitions"), nb::arg("accepting"), nb::arg("max_states"),
+      "Byte rows reading the JSON string literals (quotes, raw UTF-8, short and\n"
+      "\\uXXXX escapes, surrogate pairs) of a code-point DFA's strings (start row 0):\n"
+      "(packed int32 rows of 256 targets, accepting flags), or None past max_states rows.");
   m.def(
       "number_dfa",
       [](const std::vector<std::pair<std::string, unsigned>>& bounds, std::uint64_t multiple_p,

@@ -353,6 +353,21 @@ def minimize_dfa(
 def literal_dfa(names: Iterable[str]) -> tuple[list[list[tuple[int, int, int]]], list[bool]]:
     """The minimal DFA (code-point ranges per state) accepting exactly ``names``."""
 
+def lower_utf8(
+    transitions: Sequence[Sequence[tuple[int, int, int]]], accepting: Sequence[bool], max_states: int
+) -> tuple[bytes, list[bool]] | None:
+    """Byte rows reading the UTF-8 encoding of a code-point DFA's strings (row s
+    is state s): packed native int32 rows of 256 targets (-1: no move) and the
+    accepting flags, or None past ``max_states`` rows."""
+
+def lower_json_string(
+    transitions: Sequence[Sequence[tuple[int, int, int]]], accepting: Sequence[bool], max_states: int
+) -> tuple[bytes, list[bool]] | None:
+    """Byte rows reading the JSON string literals (quotes, raw UTF-8, short and
+    ``\\uXXXX`` escapes, surrogate pairs) of a code-point DFA's strings (start
+    row 0): packed native int32 rows of 256 targets and the accepting flags, or
+    None past ``max_states`` rows."""
+
 class Grammar:
     """A compiled context-free grammar: terminal automata under an Earley parser."""
 

@@ -15,7 +15,7 @@ from pse_core._core import DfaStateMachine, StateMachine, StringStateMachine
 from pse_core.errors import SchemaError
 
 from . import charset as cs
-from .dfa import ByteTable, CpDfa, complement, lower_utf8, minimize, product, with_length
+from .dfa import CpDfa, complement, lower_utf8, minimize, product, with_length
 from .formats import SUPPORTED_FORMATS, format_pattern
 from .hostname import hostname_dfa, hostname_machine
 from .json_string import lower_json_string
@@ -141,16 +141,8 @@ def string_machine(
             code="unsatisfiable",
             keyword="pattern" if pattern is not None else "format",
         )
-    table = _string_table(pattern, min_length, max_length, format)
-    return table.machine(0)
-
-
-@lru_cache(maxsize=256)
-def _string_table(
-    pattern: str | None, min_length: int, max_length: int | None, format: str | None
-) -> ByteTable:
-    dfa = string_dfa(pattern, min_length, max_length, format)
-    return lower_json_string(dfa, "pattern" if pattern is not None else "format")
+    keyword = "pattern" if pattern is not None else "format"
+    return lower_json_string(dfa, keyword).machine(0)
 
 
 # Machines are immutable leaves: equal constraints share one compiled machine
