@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "consume.h"
+#include "nodes/checked.h"
 #include "nodes/leaf.h"
 #include "support/bitset.h"
 #include "support/machine_edits.h"
@@ -120,6 +121,24 @@ void MaskComputer::external(const Frame* f, std::uint32_t u) {
   }
 }
 
+bool MaskComputer::checked(const Frame* f, std::uint32_t u, std::size_t depth) {
+  // A native checked node (nodes/checked.h): the mask of the machine it wraps,
+  // less the tokens its check rejects; no token is fed to it one by one.
+  const auto* node = dynamic_cast<const CheckedNode*>(f->node->external.get());
+  if (!node) return false;
+  Arena::Mark m = arena_.mark();
+  Positions inner;
+  node->positions(f, rt_, inner);
+  std::vector<std::uint32_t> own((vocab_.size() + 31) / 32, 0u);
+  std::uint32_t* outer = std::exchange(bits_, own.data());
+  explore(u, inner, depth);
+  bits_ = outer;
+  arena_.rewind(m);
+  node->filter(f, vocab_, nodes_[u].depth, own.data());
+  or_words(bits_, own.data(), own.size());
+  return true;
+}
+
 void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t depth) {
   const std::size_t words = (vocab_.size() + 31) / 32;
   for (const Frame* p : set) {
@@ -128,7 +147,7 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       continue;
     }
     if (p->kind == Kind::kExternal) {
-      external(p, u);
+      if (!checked(p, u, depth)) external(p, u);
       continue;
     }
     const MaskEntry& e = entry(*p, u);

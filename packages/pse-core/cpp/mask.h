@@ -75,6 +75,8 @@ class MaskComputer {
   /// Tokens below trie node `u` that continue the canonical positions `set`.
   void explore(std::uint32_t u, const Positions& set, std::size_t depth);
   void external(const Frame* f, std::uint32_t u);
+  /// The mask of a native checked node's stepper `f`; false for other externals.
+  bool checked(const Frame* f, std::uint32_t u, std::size_t depth);
   /// The exits of a lexer leaf: one stack below per state the lexeme ended in.
   void lexer_exits(const Frame* p, const MaskEntry& e, std::size_t depth);
   void mark(std::uint32_t node);

@@ -3,6 +3,10 @@
 
 #include "bindings.h"
 
+namespace pse::py {
+void bind_checked(nb::module_& m);  // bind_checked.cc
+}
+
 NB_MODULE(_core, m) {
   m.doc() = "Native core of the Proxy Structuring Engine";
   // nanobind's report of instances alive at interpreter exit is for developers
@@ -18,4 +22,5 @@ NB_MODULE(_core, m) {
   pse::py::bind_engine(m);
   pse::py::bind_automata(m);
   pse::py::bind_grammar(m);
+  pse::py::bind_checked(m);
 }

@@ -314,6 +314,15 @@ class Engine:
     def completion_token_ids(self) -> list[int] | None: ...
     def completion_length_after(self, token_id: int) -> int | None: ...
 
+def unique_items(array: StateMachine) -> StateMachine:
+    """``array`` (a machine reading one JSON array) whose items must be pairwise
+    distinct in JSON equality: the token completing an item equal to an earlier
+    one is masked (native, no Python per token)."""
+
+def canonical_json(text: str) -> bytes | None:
+    """The key under which JSON-equal values coincide, for the text of one JSON
+    value (None for other text, or a number with an exponent over 18 digits)."""
+
 def apply_token_bitmask_inplace(logits: NDArray[Any], bitmask: NDArray[np.int32]) -> None: ...
 def fill_masks(
     engines: Sequence[Engine], out: NDArray[np.int32], rows: Sequence[int], threads: int = 0

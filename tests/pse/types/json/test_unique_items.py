@@ -4,14 +4,17 @@ duplicate is masked at the token that completes it."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import jsonschema
+import numpy as np
 import pytest
 from _support.json_schema import compiled, valid
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pse_core._core import StateMachine
+from pse_core._core import StateMachine, canonical_json
 
 SCHEMAS: list[dict[str, Any]] = [
     {"uniqueItems": True},
@@ -73,3 +76,84 @@ def test_array_followed_by_more_text_in_one_token() -> None:
     machine = compiled(schema, ordered_properties=False, strict_properties=False)
     assert valid(machine, {"a": ["x", "y"], "b": 1})
     assert not valid(machine, {"a": ["x", "x"], "b": 1})
+
+
+def _reference_key(value: Any) -> Any:
+    """JSON equality as the `jsonschema` validator sees it (booleans are not numbers)."""
+    if isinstance(value, bool) or value is None:
+        return ("b", value)
+    if isinstance(value, int | float):
+        return ("n", Fraction(value))
+    if isinstance(value, str):
+        return ("s", value)
+    if isinstance(value, list):
+        return ("a", tuple(_reference_key(v) for v in value))
+    return ("o", frozenset((k, _reference_key(v)) for k, v in value.items()))
+
+
+SPELLINGS = st.sampled_from(
+    [
+        lambda v: json.dumps(v),
+        lambda v: json.dumps(v, ensure_ascii=False, separators=(",", ":")),
+        lambda v: json.dumps(v, indent=1, sort_keys=True),
+    ]
+)
+NUMBERS = st.one_of(
+    st.integers(-1000, 1000),
+    st.sampled_from([0.0, -0.0, 0.5, 1.0, 100.0, 1e-7, 2.5e10]),
+)
+VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), NUMBERS, st.text('ab\u00e9\U0001f600"\\\n', max_size=3)),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("xyz"), inner),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(a=VALUES, b=VALUES, spell_a=SPELLINGS, spell_b=SPELLINGS)
+def test_canonical_keys_agree_with_json_equality(
+    a: Any, b: Any, spell_a: Callable[[Any], str], spell_b: Callable[[Any], str]
+) -> None:
+    """The native key of two spellings coincides exactly when the values are JSON-equal."""
+    key_a, key_b = canonical_json(spell_a(a)), canonical_json(spell_b(b))
+    assert key_a is not None and key_b is not None
+    assert (key_a == key_b) == (_reference_key(a) == _reference_key(b)), (a, b)
+    assert canonical_json(spell_b(a)) == key_a
+
+
+def test_canonical_numbers_and_escapes() -> None:
+    same = [("1", "1.0"), ("10e-1", "0.1e1"), ("-0", "0.0"), ('"\\u0061"', '"a"')]
+    for x, y in same:
+        assert canonical_json(x) == canonical_json(y), (x, y)
+    assert canonical_json('"\\ud83d\\ude00"') == canonical_json('"\U0001f600"')
+    assert canonical_json("1") != canonical_json("true")
+    assert canonical_json("1e1234567890123456789") is None  # exponent not compared
+    assert canonical_json("[1,") is None
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ['["a", "', "[true, ", "[1, 1", '[{"x": 1, "y": [2]}, {"y": [2], "x": ', '["ab", "a'],
+)
+def test_mask_is_what_the_stepper_consumes(smollm2: Any, prefix: str) -> None:
+    """The native mask (the array's mask less duplicate-completing tokens) allows
+    exactly the tokens the steppers consume, on a real 49k vocabulary."""
+    from pse import StructuringEngine  # noqa: PLC0415
+
+    engine = StructuringEngine(smollm2)
+    engine.configure({"type": "array", "uniqueItems": True})
+    for token_id in smollm2.encode(prefix, add_special_tokens=False):
+        engine.consume_token(token_id)
+    mask = np.zeros((engine.vocab_size + 31) // 32, dtype=np.int32)
+    engine.fill_bitmask(mask)
+    special = set(smollm2.all_special_ids) | set(smollm2.get_added_vocab().values())
+    for token_id in range(engine.vocab_size):
+        text = smollm2.decode([token_id])
+        if token_id in special or not text or "\ufffd" in text:
+            continue
+        allowed = bool((int(mask[token_id >> 5]) >> (token_id & 31)) & 1)
+        consumed = bool(StateMachine.advance_all_basic(engine.steppers, text))
+        assert allowed == consumed, (prefix, text)
+    closing = smollm2.encode('a"', add_special_tokens=False)
+    if prefix == '["a", "' and len(closing) == 1:
+        assert not (int(mask[closing[0] >> 5]) >> (closing[0] & 31)) & 1
