@@ -18,10 +18,17 @@ from pse.types.base.phrase import PhraseStateMachine
 from pse.types.boolean import BooleanStateMachine
 from pse.types.json import unique_items
 from pse.types.json.algebra import alt_empty
+from pse.types.json.array_graph import ArrayGraphStateMachine
 from pse.types.json.context import CompileOptions, SchemaContext, recursion_room, too_deep
 from pse.types.json.limits import MAX_DEPTH
-from pse.types.json.machines import LayoutWhitespaceStateMachine, NeverStateMachine, seal_grammar
+from pse.types.json.machines import (
+    AlternativesStateMachine,
+    LayoutWhitespaceStateMachine,
+    NeverStateMachine,
+    seal_grammar,
+)
 from pse.types.json.numbers import build_number
+from pse.types.json.object_graph import ObjectGraphStateMachine
 from pse.types.json.schema_ir import (
     Alt,
     ArrAlt,
@@ -156,9 +163,7 @@ class Compiler:
             return NeverStateMachine()
         if len(machines) == 1:
             return machines[0]
-        from pse.types.json.any_json_schema import AnySchemaStateMachine  # noqa: PLC0415
-
-        return AnySchemaStateMachine.from_machines(machines)
+        return AlternativesStateMachine(machines)
 
     def compile_alt(self, alt: Alt) -> StateMachine:
         if isinstance(alt, NullAlt):
@@ -174,13 +179,9 @@ class Compiler:
         if isinstance(alt, ArrAlt) and unique_items.needs_stepper(self, alt):
             return unique_items.build_unique(self, alt)
         if isinstance(alt, ArrAlt):
-            from pse.types.json.json_array import ArraySchemaStateMachine  # noqa: PLC0415
-
-            return ArraySchemaStateMachine.from_alt(self, alt)
+            return ArrayGraphStateMachine.from_alt(self, alt)
         assert isinstance(alt, ObjAlt)
-        from pse.types.json.json_object import ObjectSchemaStateMachine  # noqa: PLC0415
-
-        return ObjectSchemaStateMachine.from_alt(self, self.strict_object(alt))
+        return ObjectGraphStateMachine.from_alt(self, self.strict_object(alt))
 
     # ------------------------------------------------------------- errors
     def reraise(self, exc: SchemaError, keyword: str | None, pointer: str) -> SchemaError:

@@ -1,253 +1,27 @@
-"""ArraySchemaStateMachine: a JSON array under a schema's array keywords.
-
-Plain arrays are a chain of ``prefixItems`` followed by a loop of ``items``
-bounded by ``minItems``/``maxItems``. ``contains`` (with ``minContains``, and
-``maxContains`` when the contained schema can be negated) and ``uniqueItems``
-over a small finite item domain use an explicit graph whose states count items,
-matches, and the values used so far.
-"""
+"""ArraySchemaStateMachine: a JSON array under a schema's array keywords
+(the graph is built by ``array_graph.py``)."""
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
-from pse_core._core import StateMachine, Stepper
-
-from pse.types.array import ArrayStepper
-from pse.types.base.chain import ChainStateMachine
-from pse.types.base.loop import LoopStateMachine
-from pse.types.base.phrase import PhraseStateMachine
-from pse.types.json.algebra import alt_empty
-from pse.types.json.compiler import Compiler, compiler_for
-from pse.types.json.limits import MAX_EXPLICIT_ITEMS, MAX_UNIQUE_DOMAIN
-from pse.types.json.machines import NeverStateMachine
-from pse.types.json.schema_ir import Alt, ArrAlt, BoolAlt, NullAlt, NumAlt, StrAlt, Sub
-from pse.types.json.strings import allowed_literals
-
-if TYPE_CHECKING:
-    from pse_core._core import StateGraph
+from pse.types.json.array_graph import (
+    MAX_UNIQUE_DOMAIN,
+    ArrayGraphStateMachine,
+    ArraySchemaStepper,
+    _domain,
+    build_array_graph,
+)
+from pse.types.json.compiler import compiler_for
+from pse.types.json.schema_ir import ArrAlt
 
 
-def _domain(comp: Compiler, sub: Sub) -> list[Alt] | None:
-    """The item values of ``sub`` one by one, when finitely many (else ``None``)."""
-    values: list[Alt] = []
-    for alt in comp.ctx.sub_ir(sub):
-        if alt_empty(comp.ctx, alt):
-            continue
-        if isinstance(alt, NullAlt):
-            values.append(alt)
-        elif isinstance(alt, BoolAlt):
-            values += [BoolAlt(frozenset({v})) for v in sorted(alt.values)]
-        elif isinstance(alt, StrAlt) and alt.literals is not None:
-            values += [StrAlt(literals=frozenset({v})) for v in allowed_literals(comp, alt)]
-        elif (
-            isinstance(alt, NumAlt)
-            and alt.lo is not None
-            and alt.lo == alt.hi
-            and not alt.lo_excl
-            and not alt.hi_excl
-        ):
-            values.append(alt)
-        else:
-            return None
-    return values
-
-
-class _Explicit:
-    """Graph with states (items so far, contains matches, values used)."""
-
-    def __init__(self, comp: Compiler, alt: ArrAlt, pointer: str) -> None:
-        self.comp = comp
-        self.alt = alt
-        self.pointer = pointer
-        self.max = alt.max_items
-        p = len(alt.prefix)
-        self.cap = self.max if self.max is not None else max(p, alt.min_items)
-        if self.cap > MAX_EXPLICIT_ITEMS:
-            comp.ctx.decline(
-                f"contains/uniqueItems with more than {MAX_EXPLICIT_ITEMS} counted items",
-                "maxItems",
-                pointer,
-                code="too-complex",
-            )
-            self.cap = MAX_EXPLICIT_ITEMS
-        self.domain: list[StateMachine] | None = None
-        if alt.unique and (self.max is None or self.max > 1):
-            dom = _domain(comp, alt.items) if not alt.prefix else None
-            if dom is None or len(dom) > MAX_UNIQUE_DOMAIN:
-                comp.ctx.decline(
-                    "uniqueItems is enforced only for small finite item sets",
-                    "uniqueItems",
-                    pointer,
-                )
-            else:
-                self.domain = [comp.compile_alts([v]) for v in dom]
-                if self.max is None or self.max > len(dom):
-                    self.max = len(dom)
-                    self.cap = min(self.cap, len(dom))
-        self.contains: tuple[Sub, Sub | None, int, int | None] | None = None
-        if alt.contains:
-            if len(alt.contains) > 1:
-                comp.ctx.decline("several contains on one array", "contains", pointer)
-            sub, cmin, cmax = alt.contains[0]
-            if cmax is not None or cmin > 0:
-                neg: Sub | None = None
-                if cmax is not None:
-                    node = comp.ctx.synthetic("not", {}, pointer + "/contains", inner=sub)
-                    neg = frozenset({node})
-                    comp.ctx.sub_ir(neg)  # declines when the schema cannot be negated
-                self.contains = (sub, neg, cmin, cmax)
-
-    def classes(
-        self, i: int, c: int, used: frozenset[int]
-    ) -> list[tuple[StateMachine, int, frozenset[int]]]:
-        comp, alt = self.comp, self.alt
-        pos: Sub = alt.prefix[i] if i < len(alt.prefix) else alt.items
-        out: list[tuple[StateMachine, int, frozenset[int]]] = []
-        if self.domain is not None:
-            for k, machine in enumerate(self.domain):
-                if k not in used:
-                    out.append((machine, c, used | {k}))
-            return out
-        if self.contains is None:
-            out.append((comp.compile_sub(pos), c, used))
-            return out
-        sub, neg, cmin, cmax = self.contains
-        bound = cmax if cmax is not None else cmin
-        if cmax is None or c + 1 <= cmax:
-            out.append((comp.compile_sub(pos | sub), min(c + 1, bound), used))
-        other = pos | neg if neg is not None else pos
-        out.append((comp.compile_sub(other), c, used))
-        return [o for o in out if not isinstance(o[0], NeverStateMachine)]
-
-    def close_ok(self, i: int, c: int) -> bool:
-        cmin = self.contains[2] if self.contains else 0
-        return i >= self.alt.min_items and c >= cmin
-
-    def build(self) -> StateGraph:
-        ws = self.comp.ws()
-        lb, rb, comma = PhraseStateMachine("["), PhraseStateMachine("]"), PhraseStateMachine(",")
-        graph: StateGraph = {0: [(lb, 1)], 1: [(ws, 2)]}
-        ids: dict[tuple[int, int, frozenset[int]], int] = {}
-        todo: list[tuple[int, int, frozenset[int]]] = []
-
-        def after(key: tuple[int, int, frozenset[int]]) -> int:
-            sid = ids.get(key)
-            if sid is None:
-                sid = ids[key] = 3 + 4 * len(ids)
-                todo.append(key)
-            return sid + 1
-
-        def succ(key: tuple[int, int, frozenset[int]]) -> list[tuple[StateMachine, int]]:
-            i, c, used = key
-            if self.max is not None and i >= self.max:
-                return []
-            ni = min(i + 1, self.cap)
-            return [(m, after((ni, c2, u2))) for m, c2, u2 in self.classes(i, c, used)]
-
-        start = (0, 0, frozenset[int]())
-        graph[2] = succ(start) + ([(rb, "$")] if self.close_ok(0, 0) else [])
-        while todo:
-            key = todo.pop()
-            p = ids[key]
-            nxt = succ(key)
-            graph[p + 1] = [(ws, p + 2)]
-            edges: list[tuple[StateMachine, Any]] = []
-            if self.close_ok(key[0], key[1]):
-                edges.append((rb, "$"))
-            if nxt:
-                edges.append((comma, p + 3))
-                graph[p + 3] = [(ws, p)]
-                graph[p] = list(nxt)
-            graph[p + 2] = edges
-        return graph
-
-
-def _simple(comp: Compiler, alt: ArrAlt) -> StateGraph:
-    ws = comp.ws()
-    lb, rb, comma = PhraseStateMachine("["), PhraseStateMachine("]"), PhraseStateMachine(",")
-    prefix = [comp.compile_sub(p) for p in alt.prefix]
-    max_items = alt.max_items
-    for i, m in enumerate(prefix):
-        if isinstance(m, NeverStateMachine):
-            max_items = i if max_items is None else min(max_items, i)
-            prefix = prefix[:i]
-            break
-    items = comp.compile_sub(alt.items)
-    p = len(prefix)
-    tail_max = None if max_items is None else max_items - p
-    has_tail = not isinstance(items, NeverStateMachine) and (tail_max is None or tail_max > 0)
-    if max_items is not None:
-        p = min(p, max_items)
-    graph: StateGraph = {0: [(lb, 1)], 1: [(ws, 2)]}
-    tail_state = 4 * p + 10
-
-    def expect(i: int) -> int:  # state expecting item i (i < p) or the tail
-        return 2 if i == 0 else 3 + 4 * (i - 1) + 3
-
-    for i in range(p + 1):
-        e = expect(i)
-        edges: list[tuple[StateMachine, Any]] = []
-        if i < p:
-            edges.append((prefix[i], 3 + 4 * i))
-        elif has_tail:
-            edges.append((_tail(comp, items, alt.min_items - p, tail_max), tail_state))
-        if i == 0 and alt.min_items == 0:
-            edges.append((rb, "$"))
-        graph[e] = edges
-        if i < p:
-            a = 3 + 4 * i  # after item i: i + 1 items
-            n = i + 1
-            graph[a] = [(ws, a + 1)]
-            close: list[tuple[StateMachine, Any]] = []
-            if n >= alt.min_items:
-                close.append((rb, "$"))
-            if n < p or has_tail:
-                close.append((comma, a + 2))
-                graph[a + 2] = [(ws, expect(n))]
-            graph[a + 1] = close
-    if has_tail:
-        graph[tail_state] = [(ws, tail_state + 1)]
-        graph[tail_state + 1] = [(rb, "$")]
-    return graph
-
-
-def _tail(comp: Compiler, items: StateMachine, at_least: int, at_most: int | None) -> StateMachine:
-    ws = comp.ws()
-    separator = ChainStateMachine([ws, PhraseStateMachine(","), ws])
-    return LoopStateMachine(
-        items,
-        min_loop_count=max(1, at_least),
-        max_loop_count=-1 if at_most is None else at_most,
-        separator=separator,
-    )
-
-
-def build_array_graph(comp: Compiler, alt: ArrAlt, pointer: str = "") -> StateGraph:
-    """The state graph of one array alternative."""
-    explicit = (alt.unique and (alt.max_items is None or alt.max_items > 1)) or any(
-        cmin > 0 or cmax is not None for _, cmin, cmax in alt.contains
-    )
-    if explicit:
-        return _Explicit(comp, alt, pointer).build()
-    return _simple(comp, alt)
-
-
-class ArraySchemaStepper(ArrayStepper):
-    """A position in an ``ArraySchemaStateMachine``; the value is the ``list`` read so far."""
-
-    __slots__ = ()
-
-
-class ArraySchemaStateMachine(StateMachine):
+class ArraySchemaStateMachine(ArrayGraphStateMachine):
     """A JSON array valid against a schema's array keywords.
 
     ``ArraySchemaStateMachine({"type": "array", "items": {"type": "string"}}, {})``.
     The value is the ``list`` (parsed from the text once complete).
     """
-
-    stepper_class: ClassVar[type[Stepper]] = ArraySchemaStepper
 
     def __init__(
         self,
@@ -256,37 +30,24 @@ class ArraySchemaStateMachine(StateMachine):
         *,
         is_optional: bool = False,
         identifier: str | None = None,
-        _graph: StateGraph | None = None,
         **options: Any,
     ) -> None:
-        if _graph is None:
-            comp = compiler_for({"type": "array", **(schema or {})}, context, **options)
-            alts = [
-                a for a in comp.ctx.sub_ir(frozenset({comp.ctx.root_node})) if isinstance(a, ArrAlt)
-            ]
-            if len(alts) == 1:
-                _graph = build_array_graph(comp, alts[0])
-            else:
-                _graph = {0: [(comp.compile_alts(list(alts)), "$")]}
-        super().__init__(
-            _graph,
-            start_state=0,
-            end_states=["$"],
-            is_optional=is_optional,
-            identifier=identifier,
-        )
+        comp = compiler_for({"type": "array", **(schema or {})}, context, **options)
+        alts = [
+            a for a in comp.ctx.sub_ir(frozenset({comp.ctx.root_node})) if isinstance(a, ArrAlt)
+        ]
+        if len(alts) == 1:
+            graph = build_array_graph(comp, alts[0])
+        else:
+            graph = {0: [(comp.compile_alts(list(alts)), "$")]}
+        super().__init__(graph, is_optional=is_optional, identifier=identifier)
         self.schema = schema
 
-    @classmethod
-    def from_alt(cls, comp: Compiler, alt: ArrAlt) -> StateMachine:
-        return cls(_graph=build_array_graph(comp, alt))
 
-    def stepper_value(self, stepper: Stepper) -> Any:
-        """The list once complete (``None`` before)."""
-        try:
-            return json.loads(stepper.get_raw_value())
-        except ValueError:
-            return None
-
-
-__all__ = ["MAX_UNIQUE_DOMAIN", "ArraySchemaStateMachine", "build_array_graph"]
+__all__ = [
+    "MAX_UNIQUE_DOMAIN",
+    "ArraySchemaStateMachine",
+    "ArraySchemaStepper",
+    "_domain",
+    "build_array_graph",
+]

@@ -1,396 +1,21 @@
-"""ObjectSchemaStateMachine: a JSON object under a schema's object keywords.
-
-The graph tracks which named properties were seen, so every named property
-appears at most once, ``required``/``dependentRequired``/``not required`` are
-checked before ``}``, and ``minProperties``/``maxProperties`` count pairs.
-
-* ``ordered_properties=True`` (the default for generation): named properties
-  in the order the schema lists them (any of them may be skipped unless
-  required), then the other keys. Linear in the number of properties.
-* ``ordered_properties=False``: any order JSON allows. The graph has one state
-  per reachable set of seen properties; above ``max_object_states`` it falls
-  back on the schema order (which only rejects, never wrongly accepts) or,
-  when the object has conditions on property sets, raises ``SchemaError``.
-
-Keys that are not named go through key automata: not a named key, matching
-(or not) each pattern of ``patternProperties``, satisfying ``propertyNames``.
-"""
+"""ObjectSchemaStateMachine: a JSON object under a schema's object keywords
+(the graph, and what the property order modes mean, are in ``object_graph.py``)."""
 
 from __future__ import annotations
 
-import json
-import math
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
-from pse_core._core import StateMachine, Stepper
-from pse_core.errors import SchemaError
-
-from pse.automata import pattern_dfa
-from pse.automata.dfa import complement, product
-from pse.types.base.phrase import PhraseStateMachine
-from pse.types.json.compiler import Compiler, compiler_for
-from pse.types.json.json_key_value import KeyValueSchemaStateMachine, name_machine
-from pse.types.json.limits import MAX_PATTERN_REGIONS
-from pse.types.json.machines import NeverStateMachine, seal_grammar
-from pse.types.json.objects import obj_value
-from pse.types.json.schema_ir import ObjAlt, ObjRule, StrAlt, Sub
-from pse.types.json.string_set import (
-    any_string_dfa,
-    exclude_literals,
-    lower_key,
-    string_set_machine,
+from pse.types.json.compiler import compiler_for
+from pse.types.json.machines import seal_grammar
+from pse.types.json.object_graph import (
+    ObjectGraphStateMachine,
+    ObjectSchemaStepper,
+    build_object_graph,
 )
-from pse.types.json.strings import accepts_text, str_alt_dfa
-from pse.types.object import ObjectStepper
-
-if TYPE_CHECKING:
-    from pse_core._core import StateGraph
-
-    from pse.automata.dfa import CpDfa
+from pse.types.json.schema_ir import ObjAlt
 
 
-def _string_dfa_of(comp: Compiler, sub: Sub, pointer: str) -> CpDfa | None:
-    """The code-point DFA of the strings ``sub`` allows (``None``: no string at all)."""
-    result: CpDfa | None = None
-    for alt in comp.ctx.sub_ir(sub):
-        if not isinstance(alt, StrAlt):
-            continue
-        try:
-            dfa = str_alt_dfa(alt)
-        except SchemaError as exc:
-            raise comp.reraise(exc, "propertyNames", pointer) from exc
-        # union(a, b) = not(not a and not b)
-        result = (
-            dfa
-            if result is None
-            else complement(product(complement(result), complement(dfa), keyword="propertyNames"))
-        )
-    return result
-
-
-class _Pieces:
-    """The named pairs, the classes of other keys and the closing conditions of one object."""
-
-    def __init__(self, comp: Compiler, alt: ObjAlt, pointer: str) -> None:
-        self.comp = comp
-        self.alt = alt
-        ws = comp.ws_pair()
-        names: list[str] = [k for k, _ in alt.props]
-        extra_names = set(alt.required)
-        for key, deps in alt.dependent:
-            extra_names |= {key, *deps}
-        for group in alt.forbid_all:
-            extra_names |= group
-        names += sorted(extra_names - set(names))
-        self.names = names
-        self.required = alt.required
-        self.pairs: list[StateMachine | None] = []
-        names_machine = None
-        if alt.names:
-            names_machine = comp.compile_sub(alt.names)
-        self.impossible = False
-        for name in names:
-            try:
-                sub = obj_value(alt, name)
-            except SchemaError as exc:
-                raise comp.reraise(exc, "patternProperties", pointer) from exc
-            value = comp.compile_sub(sub)
-            ok = not isinstance(value, NeverStateMachine)
-            if ok and names_machine is not None:
-                ok = accepts_text(names_machine, json.dumps(name))
-            if not ok:
-                self.pairs.append(None)
-                if name in alt.required:
-                    self.impossible = True
-                continue
-            self.pairs.append(
-                KeyValueSchemaStateMachine(
-                    name, key_machine=name_machine(name), value_machine=value, whitespace=ws
-                )
-            )
-        self.extras = self._extra_pairs(pointer)
-
-    def _extra_pairs(self, pointer: str) -> list[StateMachine]:
-        comp, alt, ws = self.comp, self.alt, self.comp.ws_pair()
-        base: Sub = frozenset()
-        pattern_rules = [r for r in alt.rules if r.patterns]
-        for rule in alt.rules:
-            if not rule.patterns:
-                base = base | rule.additional
-        regions: list[tuple[CpDfa | None, Sub]] = []  # None: every string
-        if not pattern_rules:
-            regions.append((None, base))
-        else:
-            distinct = list(dict.fromkeys(p for r in pattern_rules for p, _ in r.patterns))
-            if len(distinct) > MAX_PATTERN_REGIONS:
-                comp.ctx.decline(
-                    f"more than {MAX_PATTERN_REGIONS} patternProperties",
-                    "patternProperties",
-                    pointer,
-                )
-                distinct = distinct[:MAX_PATTERN_REGIONS]
-            regions += self._pattern_regions(distinct, pattern_rules, base, pointer)
-        names_dfa: CpDfa | None = None
-        if alt.names:
-            names_dfa = _string_dfa_of(comp, alt.names, pointer + "/propertyNames")
-            if names_dfa is None:
-                return []
-        out: list[StateMachine] = []
-        for region, value_sub in regions:
-            value = comp.compile_sub(value_sub)
-            if isinstance(value, NeverStateMachine):
-                continue
-            if region is None and names_dfa is None:
-                key: StateMachine = string_set_machine(self.names, exclude=True)
-            else:
-                dfa = region if region is not None else any_string_dfa()
-                if names_dfa is not None:
-                    dfa = product(dfa, names_dfa, keyword="propertyNames")
-                dfa = exclude_literals(dfa, self.names)
-                if dfa.is_empty():
-                    continue
-                try:
-                    key = lower_key(dfa, "patternProperties")
-                except SchemaError as exc:
-                    raise comp.reraise(exc, "patternProperties", pointer) from exc
-            out.append(
-                KeyValueSchemaStateMachine(
-                    None, key_machine=key, value_machine=value, whitespace=ws
-                )
-            )
-        return out
-
-    def _pattern_regions(
-        self,
-        patterns: list[str],
-        rules: list[ObjRule],
-        base: Sub,
-        pointer: str,
-    ) -> list[tuple[CpDfa | None, Sub]]:
-        """The key regions cut by ``patterns`` (each subset matched, the others not)
-        and the value schema of each: the matched patterns' schemas of every rule,
-        or a rule's ``additional`` where none of its patterns matched."""
-        dfas: list[CpDfa] = []
-        for p in patterns:
-            try:
-                dfas.append(pattern_dfa(p, False, "patternProperties"))
-            except SchemaError as exc:
-                raise self.comp.reraise(exc, "patternProperties", pointer) from exc
-        out: list[tuple[CpDfa | None, Sub]] = []
-        for mask in range(1 << len(patterns)):
-            dfa: CpDfa | None = None
-            for i, d in enumerate(dfas):
-                part = d if mask >> i & 1 else complement(d)
-                dfa = part if dfa is None else product(dfa, part, keyword="patternProperties")
-            assert dfa is not None
-            if dfa.is_empty():
-                continue
-            matched = {p for i, p in enumerate(patterns) if mask >> i & 1}
-            sub = base
-            for rule in rules:
-                hits = [psub for p, psub in rule.patterns if p in matched]
-                for psub in hits:
-                    sub = sub | psub
-                if not hits:
-                    sub = sub | rule.additional
-            out.append((dfa, sub))
-        return out
-
-
-class _GraphBuilder:
-    def __init__(self, comp: Compiler, pieces: _Pieces, ordered: bool, pointer: str) -> None:
-        self.comp = comp
-        self.p = pieces
-        self.alt = pieces.alt
-        self.ordered = ordered
-        self.pointer = pointer
-        self.graph: StateGraph = {}
-        self.lb = PhraseStateMachine("{")
-        self.rb = PhraseStateMachine("}")
-        self.comma = PhraseStateMachine(",")
-        self.index = {name: i for i, name in enumerate(pieces.names)}
-        self.required_idx = frozenset(self.index[n] for n in self.alt.required)
-        self.last_required = max(self.required_idx, default=-1)
-        mx, mn = self.alt.max_props, self.alt.min_props
-        self.cap = mx if mx is not None else mn
-
-    # ---- modes
-    def build(self) -> StateGraph:
-        linear_ok = not self.alt.forbid_all and not self.alt.dependent
-        if self.ordered and linear_ok:
-            return self._bfs(linear=True)
-        try:
-            if self._subsets() >= self.comp.options.max_object_states:
-                raise _TooMany  # known without enumerating them first
-            return self._bfs(linear=False)
-        except _TooMany:
-            if not linear_ok:
-                self.comp.ctx.decline(
-                    "too many property combinations to track in any order",
-                    "properties",
-                    self.pointer,
-                    code="too-complex",
-                )
-            self.comp.notes.append(f"{self.pointer or '#'}: properties in schema order")
-            self.graph = {}
-            return self._bfs(linear=True)
-
-    def _subsets(self) -> int:
-        """How many sets of named properties any-order mode reaches (each is at
-        least one state): every set of at most maxProperties of them."""
-        n = sum(1 for pair in self.p.pairs if pair is not None)
-        mx = self.alt.max_props
-        if mx is None or mx >= n:
-            return 1 << n
-        return sum(math.comb(n, i) for i in range(mx + 1))
-
-    def _successors(self, key: Any) -> list[tuple[StateMachine, Any]]:
-        """Any-order mode: the pairs that may follow the properties in ``key``."""
-        out: list[tuple[StateMachine, Any]] = []
-        seen, n, ext = key
-        if not self._room(len(seen) + n):
-            return out
-        if not (self.ordered and ext):
-            low = max(seen) if (self.ordered and seen) else -1
-            for i, pair in enumerate(self.p.pairs):
-                if pair is not None and i not in seen and i > low:
-                    out.append((pair, (seen | {i}, n, ext)))
-        n2 = min(n + 1, self.cap or 0)
-        out += [(x, (seen, n2, True)) for x in self.p.extras]
-        return out
-
-    def _room(self, count: int) -> bool:
-        mx = self.alt.max_props
-        return mx is None or count + 1 <= mx
-
-    def _close_ok(self, key: Any, linear: bool) -> bool:
-        if linear:
-            last, count, _ = key
-            return bool(last >= self.last_required and count >= self.alt.min_props)
-        seen, n, _ = key
-        if not self.required_idx <= seen or len(seen) + n < self.alt.min_props:
-            return False
-        names = {self.p.names[i] for i in seen}
-        if any(group <= names for group in self.alt.forbid_all):
-            return False
-        return all(deps <= names for k, deps in self.alt.dependent if k in names)
-
-    def _bfs(self, linear: bool) -> StateGraph:
-        """States ``P(key)`` (expecting a pair) with ``P+1..P+3`` after a pair,
-        after its whitespace and after the comma.
-
-        Linear mode keys are ``(last named index, count, extra keys seen)``.
-        Instead of an edge from ``P`` to every later optional property (square
-        in their number), ``P`` enters a chain: ``F(k)`` offers property ``k``
-        or, when ``k`` is optional, an empty edge on to ``F(k + 1)``.
-        """
-        ws = self.comp.ws()
-        limit = self.comp.options.max_object_states
-        graph: StateGraph = {0: [(self.lb, 1)], 1: [(ws, 2)]}
-        ids: dict[Any, int] = {}
-        chain: dict[tuple[int, int], int] = {}
-        todo: list[Any] = []
-        counter = iter(range(3, 1 << 62))
-        names = len(self.p.names)
-        # reach[k]: a named pair can be taken from F(k) (not past a required one)
-        reach = [False] * (names + 1)
-        for k in range(names - 1, -1, -1):
-            skip = k not in self.required_idx and reach[k + 1]
-            reach[k] = self.p.pairs[k] is not None or skip
-
-        def expect(key: Any) -> int:  # state id of P(key): expecting a pair
-            sid = ids.get(key)
-            if sid is None:
-                if len(ids) >= limit and not linear:
-                    raise _TooMany
-                sid = ids[key] = next(counter)
-                for _ in range(3):
-                    next(counter)
-                todo.append(key)
-            return sid
-
-        def from_k(k: int, count: int) -> int:  # state id of F(k), chain built on first use
-            run: list[int] = []
-            j = k
-            while (j, count) not in chain:
-                chain[(j, count)] = next(counter)
-                run.append(j)
-                if j in self.required_idx or not reach[j + 1]:
-                    break
-                j += 1
-            for j in run:
-                edges: list[tuple[StateMachine, Any]] = []
-                pair = self.p.pairs[j]
-                if pair is not None:
-                    nxt = min(count + 1, self.cap or 0)
-                    edges.append((pair, expect((j, nxt, False)) + 1))
-                if j not in self.required_idx and reach[j + 1]:
-                    edges.append((_EMPTY, chain[(j + 1, count)]))
-                graph[chain[(j, count)]] = edges
-            return chain[(k, count)]
-
-        def successors(key: Any) -> list[tuple[StateMachine, Any]]:
-            if not linear:
-                return [(machine, expect(nxt) + 1) for machine, nxt in self._successors(key)]
-            last, count, ext = key
-            if not self._room(count):
-                return []
-            out: list[tuple[StateMachine, Any]] = []
-            # Generation order puts extra keys last; in any-order mode (the
-            # fallback when too many property sets) they may come anywhere.
-            if not (ext and self.ordered) and reach[last + 1]:
-                out.append((_EMPTY, from_k(last + 1, count)))
-            if last >= self.last_required and self.p.extras:
-                extra = expect((last, min(count + 1, self.cap or 0), True)) + 1
-                out += [(x, extra) for x in self.p.extras]
-            return out
-
-        start = (-1, 0, False) if linear else (frozenset(), 0, False)
-        first = successors(start)
-        if self._close_ok(start, linear):
-            first.append((self.rb, "$"))
-        graph[2] = first
-        while todo:
-            key = todo.pop()
-            p = ids[key]
-            after, after_ws, after_comma = p + 1, p + 2, p + 3
-            succ = successors(key)
-            graph[after] = [(ws, after_ws)]
-            edges: list[tuple[StateMachine, Any]] = []
-            if self._close_ok(key, linear):
-                edges.append((self.rb, "$"))
-            if succ:
-                edges.append((self.comma, after_comma))
-                graph[after_comma] = [(ws, p)]
-                graph[p] = succ
-            graph[after_ws] = edges
-        self.graph = graph
-        return graph
-
-
-#: The empty edge of the linear chain: matches "" (a graph whose start is its end).
-_EMPTY = StateMachine({}, start_state=0, end_states=[0])
-
-
-class _TooMany(Exception):
-    pass
-
-
-def build_object_graph(comp: Compiler, alt: ObjAlt, pointer: str = "") -> StateGraph | None:
-    """The state graph of one object alternative; ``None`` when no object satisfies it."""
-    pieces = _Pieces(comp, alt, pointer)
-    if pieces.impossible:
-        return None
-    return _GraphBuilder(comp, pieces, comp.options.ordered_properties, pointer).build()
-
-
-class ObjectSchemaStepper(ObjectStepper):
-    """A position in an ``ObjectSchemaStateMachine``; the value is the ``dict`` read so far."""
-
-    __slots__ = ()
-
-
-class ObjectSchemaStateMachine(StateMachine):
+class ObjectSchemaStateMachine(ObjectGraphStateMachine):
     """A JSON object valid against a schema's object keywords.
 
     ``ObjectSchemaStateMachine(schema, context)``; ``properties``,
@@ -398,8 +23,6 @@ class ObjectSchemaStateMachine(StateMachine):
     schema's keywords, ``ordered_properties`` picks the property order mode.
     The value is the ``dict`` (parsed from the text read so far once complete).
     """
-
-    stepper_class: ClassVar[type[Stepper]] = ObjectSchemaStepper
 
     def __init__(
         self,
@@ -412,54 +35,27 @@ class ObjectSchemaStateMachine(StateMachine):
         *,
         is_optional: bool = False,
         identifier: str | None = None,
-        _graph: StateGraph | None = None,
         **options: Any,
     ) -> None:
-        standalone = _graph is None
-        if _graph is None:
-            full: dict[str, Any] = {"type": "object", **(schema or {})}
-            if properties is not None:
-                full["properties"] = properties
-            if required_property_names is not None:
-                full["required"] = list(required_property_names)
-            if additional_properties is not None and additional_properties != {}:
-                full["additionalProperties"] = additional_properties
-            if full.get("orderedProperties") is False:
-                ordered_properties = False
-            comp = compiler_for(full, context, ordered_properties=ordered_properties, **options)
-            alts = [
-                a for a in comp.ctx.sub_ir(frozenset({comp.ctx.root_node})) if isinstance(a, ObjAlt)
-            ]
-            built = build_object_graph(comp, alts[0]) if len(alts) == 1 else None
-            if built is None:
-                inner = comp.compile_alts(list(alts))
-                built = {0: [(inner, "$")]}
-            _graph = built
-        super().__init__(
-            _graph,
-            start_state=0,
-            end_states=["$"],
-            is_optional=is_optional,
-            identifier=identifier,
-        )
-        if standalone:  # a finished grammar of its own (see Compiler.compile_root)
-            seal_grammar(self)
+        full: dict[str, Any] = {"type": "object", **(schema or {})}
+        if properties is not None:
+            full["properties"] = properties
+        if required_property_names is not None:
+            full["required"] = list(required_property_names)
+        if additional_properties is not None and additional_properties != {}:
+            full["additionalProperties"] = additional_properties
+        if full.get("orderedProperties") is False:
+            ordered_properties = False
+        comp = compiler_for(full, context, ordered_properties=ordered_properties, **options)
+        alts = [
+            a for a in comp.ctx.sub_ir(frozenset({comp.ctx.root_node})) if isinstance(a, ObjAlt)
+        ]
+        graph = build_object_graph(comp, alts[0]) if len(alts) == 1 else None
+        if graph is None:
+            graph = {0: [(comp.compile_alts(list(alts)), "$")]}
+        super().__init__(graph, is_optional=is_optional, identifier=identifier)
+        seal_grammar(self)  # a finished grammar of its own (see Compiler.compile_root)
         self.schema = schema
 
-    @classmethod
-    def from_alt(cls, comp: Compiler, alt: ObjAlt) -> StateMachine:
-        graph = build_object_graph(comp, alt)
-        if graph is None:
-            return NeverStateMachine()
-        return cls(_graph=graph)
 
-    def stepper_value(self, stepper: Stepper) -> Any:
-        """The object as a ``dict`` once it is complete (``None`` before)."""
-        raw = stepper.get_raw_value()
-        try:
-            return json.loads(raw)
-        except ValueError:
-            return None
-
-
-__all__ = ["ObjectSchemaStateMachine", "build_object_graph"]
+__all__ = ["ObjectSchemaStateMachine", "ObjectSchemaStepper", "build_object_graph"]

@@ -1,11 +1,14 @@
-"""Leaf machines every compilation shares: the empty language, layout whitespace, sealing."""
+"""Machines every compilation shares: the empty language, a union of alternatives,
+layout whitespace; and sealing a finished grammar."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pse_core._core import StateMachine
+from pse_core._core import StateMachine, Stepper
 
+from pse.types.base.any import AnyStateMachine, AnyStepper
 from pse.types.base.character import CharacterStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 
@@ -18,6 +21,28 @@ class NeverStateMachine(StateMachine):
 
     def __init__(self) -> None:
         super().__init__({0: []}, start_state=0, end_states=["$"])
+
+
+class AnySchemaStepper(AnyStepper):
+    """A position in an ``AnySchemaStateMachine``: one sub-stepper per schema still possible."""
+
+    __slots__ = ()
+
+
+class AlternativesStateMachine(AnyStateMachine):
+    """One machine per alternative (``anyOf``, several types), explored in parallel
+    (``AnySchemaStateMachine`` compiles them from schemas). The value is the
+    parsed JSON of the alternative that matched."""
+
+    stepper_class: ClassVar[type[Stepper]] = AnySchemaStepper
+
+    def stepper_value(self, stepper: Stepper) -> Any:
+        """The parsed value once complete, else the raw text."""
+        raw = stepper.get_raw_value()
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return raw or None
 
 
 class LayoutWhitespaceStateMachine(StateMachine):
@@ -47,4 +72,10 @@ def seal_grammar(machine: StateMachine) -> None:
         seal()
 
 
-__all__ = ["LayoutWhitespaceStateMachine", "NeverStateMachine", "seal_grammar"]
+__all__ = [
+    "AlternativesStateMachine",
+    "AnySchemaStepper",
+    "LayoutWhitespaceStateMachine",
+    "NeverStateMachine",
+    "seal_grammar",
+]

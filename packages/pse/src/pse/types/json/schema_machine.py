@@ -38,7 +38,9 @@ from pse_core.errors import SchemaError
 
 from pse.types.base.encapsulated import encapsulate
 from pse.types.json.compiler import Compiler, compiler_for
-from pse.types.json.machines import NeverStateMachine
+from pse.types.json.machines import AlternativesStateMachine, NeverStateMachine
+from pse.types.json.schema_sources.from_function import callable_to_schema
+from pse.types.json.schema_sources.from_pydantic import is_pydantic_model, pydantic_to_schema
 
 _SCHEMA_HINTS = frozenset(
     {"type", "properties", "$ref", "anyOf", "oneOf", "allOf", "items", "enum", "const", "$defs"}
@@ -98,15 +100,9 @@ def to_json_schema(structure: Any) -> Any:
         if isinstance(inner, dict | bool) and not (_SCHEMA_HINTS & structure.keys()):
             return inner
         return structure
-    from pse.types.json.schema_sources.from_pydantic import is_pydantic_model  # noqa: PLC0415
-
     if is_pydantic_model(structure):
-        from pse.types.json.schema_sources.from_pydantic import pydantic_to_schema  # noqa: PLC0415
-
         return pydantic_to_schema(structure)
     if callable(structure) and not inspect.isclass(structure) or inspect.isfunction(structure):
-        from pse.types.json.schema_sources.from_function import callable_to_schema  # noqa: PLC0415
-
         return callable_to_schema(structure)
     raise SchemaError(
         f"unsupported schema source: {type(structure).__name__} (expected a JSON Schema dict, "
@@ -158,12 +154,7 @@ def schema_to_state_machine(structure: Any, **options: Any) -> StateMachine:
         ignored += comp.ctx.ignored
         formats += comp.ctx.unknown_formats
         notes += comp.notes
-    if len(machines) == 1:
-        root = machines[0]
-    else:
-        from pse.types.json.any_json_schema import AnySchemaStateMachine  # noqa: PLC0415
-
-        root = AnySchemaStateMachine.from_machines(machines)
+    root = machines[0] if len(machines) == 1 else AlternativesStateMachine(machines)
     return JsonSchemaStateMachine(
         root,
         schemas[0] if len(schemas) == 1 else schemas,

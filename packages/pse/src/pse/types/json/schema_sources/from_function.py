@@ -8,6 +8,8 @@ from typing import Any, get_type_hints
 
 from docstring_parser import parse as parse_docstring
 
+from pse.types.json.schema_sources.from_pydantic import _strip_set_uniqueness
+
 
 def callable_to_schema(function: Callable[..., Any]) -> dict[str, Any]:
     """The JSON Schema of ``function``'s arguments, as one object.
@@ -41,8 +43,6 @@ def callable_to_schema(function: Callable[..., Any]) -> dict[str, Any]:
         fields[name] = (annotation, Field(default, description=descriptions.get(name)))
     name = getattr(function, "__name__", type(function).__name__)
     model = create_model(name, **fields)
-    from pse.types.json.schema_sources.from_pydantic import _strip_set_uniqueness  # noqa: PLC0415
-
     schema: dict[str, Any] = model.model_json_schema(by_alias=True, mode="validation")
     _strip_set_uniqueness(schema)
     schema["title"] = name
