@@ -5,7 +5,7 @@ afresh, and editing a machine in use must not serve a stale mask."""
 from __future__ import annotations
 
 import numpy as np
-from pse_core._core import Engine, PhraseStateMachine, StateMachine, Vocabulary
+from pse_core._core import Engine, PhraseStateMachine, StateMachine, Vocabulary, fill_masks
 
 from .conftest import json_grammar, real_vocab
 
@@ -54,3 +54,25 @@ def test_an_edited_machine_is_not_served_a_remembered_mask(synthetic_vocab: Voca
     after = fill(fresh)
     assert after != before
     assert fill(engine) == after
+
+
+def test_fill_masks_mixes_remembered_and_walked_rows() -> None:
+    tok, vocab = real_vocab()
+    ids = tok.encode('{"a":[1,"b",true],"c":{"d":-2.5}}', add_special_tokens=False)
+    machine = json_grammar()
+    engines = []
+    for step in range(len(ids)):
+        engine = Engine(vocab)
+        engine.state_machine = machine
+        for token_id in ids[:step]:
+            engine.consume_token(token_id)
+        if step % 2:
+            fill(engine)  # odd rows remember their mask, even rows walk
+        engines.append(engine)
+    words = (engines[0].vocab_size + 31) // 32
+    out = np.zeros((len(engines), words), dtype=np.int32)
+    statuses = fill_masks(engines, out, list(range(len(engines))), threads=2)
+    for row, engine in enumerate(engines):
+        allowed, bits = fill(engine)
+        assert out[row].tobytes() == bits, f"row {row}"
+        assert statuses[row][0] == allowed

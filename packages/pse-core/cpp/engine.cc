@@ -102,7 +102,19 @@ std::vector<MaskStatus> fill_masks(const std::vector<Engine*>& engines,
       errors[i] = std::current_exception();
     }
   };
-  parallel_for(parallel.size(), threads, [&](std::size_t k) { fill(parallel[k]); });
+  // Remembered masks are copies: cheaper here than a hand-off to a thread.
+  std::vector<std::size_t> walks;
+  for (std::size_t i : parallel) {
+    try {
+      if (!engines[i]->fill_remembered_mask(rows[i], words, out[i])) walks.push_back(i);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  }
+  if (walks.size() > 1)
+    parallel_for(walks.size(), threads, [&](std::size_t k) { fill(walks[k]); });
+  else
+    for (std::size_t i : walks) fill(i);
   for (std::size_t i : serial) fill(i);
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
@@ -141,14 +153,45 @@ std::size_t Engine::fill_bitmask(std::uint32_t* out, std::size_t words) {
   return fill_mask(out, words).allowed;
 }
 
+namespace {
+
+/// The status of a mask whose structural part is in `out`: end tokens (when
+/// a position has finished) and whitelisted ones added.
+MaskStatus finish_mask(const Vocabulary& vocab, const std::vector<std::int32_t>& whitelist,
+                       std::uint32_t* out, MaskMemo::Result structure) {
+  // Tokens the structure itself allows, before end tokens are added (those
+  // have no bytes, so the structure never sets them); counted once.
+  std::size_t allowed = structure.count;
+  auto add = [&](std::int32_t id) {
+    std::uint32_t& word = out[id >> 5];
+    const std::uint32_t bit = 1u << (id & 31);
+    allowed += !(word & bit);
+    word |= bit;
+  };
+  if (structure.finished)
+    for (std::int32_t id : vocab.eos_ids()) add(id);
+  for (std::int32_t id : whitelist) add(id);
+  return {allowed, structure.finished && structure.count == 0};
+}
+
+}  // namespace
+
+bool Engine::fill_remembered_mask(std::uint32_t* out, std::size_t words, MaskStatus& status) {
+  const std::size_t need = (vocab->size() + 31) / 32;
+  if (words < need || sharing_ != Sharing::kParallel || !masker_) return false;
+  MaskMemo::Result structure;
+  MaskMemo& memo = masker_->memo();
+  if (!memo.prepare(paths_) || !memo.recall(out, words, structure)) return false;
+  status = finish_mask(*vocab, whitelist_ids_, out, structure);
+  return true;
+}
+
 MaskStatus Engine::fill_mask(std::uint32_t* out, std::size_t words) {
   const std::size_t need = (vocab->size() + 31) / 32;
   if (words < need)
     throw VocabularyError("bitmask has " + std::to_string(words) + " words, needs " +
                           std::to_string(need));
   if (!masker_) masker_ = std::make_shared<MaskComputer>(*vocab, *scratch_);
-  // Tokens the structure itself allows, before end tokens are added (those
-  // have no bytes, so the structure never sets them); counted once.
   MaskMemo::Result structure;
   MaskMemo& memo = masker_->memo();
   const bool memoize = sharing_ == Sharing::kParallel && memo.prepare(paths_);
@@ -161,19 +204,7 @@ MaskStatus Engine::fill_mask(std::uint32_t* out, std::size_t words) {
     structure.count = count_bits(out, need);
     if (memoize) memo.remember(out, need, structure);
   }
-  const bool finished = structure.finished;
-  const std::size_t structural = structure.count;
-  std::size_t allowed = structural;
-  auto add = [&](std::int32_t id) {
-    std::uint32_t& word = out[id >> 5];
-    const std::uint32_t bit = 1u << (id & 31);
-    allowed += !(word & bit);
-    word |= bit;
-  };
-  if (finished)
-    for (std::int32_t id : vocab->eos_ids()) add(id);
-  for (std::int32_t id : whitelist_ids_) add(id);
-  return {allowed, finished && structural == 0};
+  return finish_mask(*vocab, whitelist_ids_, out, structure);
 }
 
 bool Engine::is_token_allowed(std::int32_t id) const {

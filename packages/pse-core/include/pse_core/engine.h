@@ -51,6 +51,9 @@ class Engine {
   std::size_t fill_bitmask(std::uint32_t* out, std::size_t words);
   /// fill_bitmask, also telling whether only end tokens are left.
   MaskStatus fill_mask(std::uint32_t* out, std::size_t words);
+  /// fill_mask when this engine remembers the mask of its current position
+  /// (a copy, no walk); false, with `out` untouched, otherwise.
+  bool fill_remembered_mask(std::uint32_t* out, std::size_t words, MaskStatus& status);
   /// How fill_mask may run beside other engines' fills (see fill_masks).
   enum class Sharing : std::uint8_t {
     kParallel,  ///< native nodes only: any thread, beside other engines
