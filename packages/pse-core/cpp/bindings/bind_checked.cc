@@ -4,9 +4,24 @@
 
 #include "bindings.h"
 #include "nodes/checked.h"
+#include "nodes/checked_string.h"
 #include "nodes/unique_items.h"
 
 namespace pse::py {
+
+namespace {
+
+/// A Python str as code points (lone surrogates kept).
+std::u32string code_points(nb::handle text) {
+  if (!PyUnicode_Check(text.ptr())) throw nb::type_error("expected a str");
+  const Py_ssize_t n = PyUnicode_GetLength(text.ptr());
+  std::u32string out(static_cast<std::size_t>(n), U'\0');
+  for (Py_ssize_t i = 0; i < n; ++i)
+    out[static_cast<std::size_t>(i)] = static_cast<char32_t>(PyUnicode_ReadChar(text.ptr(), i));
+  return out;
+}
+
+}  // namespace
 
 void bind_checked(nb::module_& m) {
   m.def(
@@ -19,6 +34,31 @@ void bind_checked(nb::module_& m) {
       "`array` (a machine reading one JSON array) whose items must be pairwise\n"
       "distinct in JSON equality: the token completing an item equal to an earlier\n"
       "one is masked.");
+  m.def(
+      "checked_string",
+      [](SMPtr string, const std::string& format, std::uint32_t min_length,
+         std::optional<std::uint32_t> max_length) {
+        if (!string) throw nb::type_error("checked_string takes a StateMachine");
+        std::shared_ptr<const StringRule> rule;
+        if (format == "regex") rule = ecma_regex_rule(min_length, max_length);
+        else if (format == "content:application/json") rule = json_content_rule(false);
+        else if (format == "content:application/json;base64") rule = json_content_rule(true);
+        else throw nb::value_error(("checked_string: unknown format " + format).c_str());
+        return make_checked(std::move(string), checked_string_check(std::move(rule)));
+      },
+      nb::arg("string"), nb::arg("format"), nb::arg("min_length") = 0,
+      nb::arg("max_length").none() = nb::none(),
+      "`string` (a machine reading one JSON string) whose decoded value must be a\n"
+      "valid `format` (\"regex\": an ECMA-262 pattern; \"content:application/json\"\n"
+      "and \"content:application/json;base64\": a JSON text, plain or base64 of\n"
+      "UTF-8) within the length bounds (code points): a token after which no\n"
+      "completion is valid is masked.");
+  m.def(
+      "ecma_regex_valid", [](nb::handle text) { return ecma_regex_valid(code_points(text)); },
+      nb::arg("text"), "Whether `text` is an ECMA-262 pattern (Unicode mode).");
+  m.def(
+      "ecma_regex_viable", [](nb::handle text) { return ecma_regex_viable(code_points(text)); },
+      nb::arg("text"), "Whether some completion of `text` is an ECMA-262 pattern.");
   m.def(
       "canonical_json",
       [](const std::string& text) -> nb::object {

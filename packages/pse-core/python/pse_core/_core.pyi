@@ -323,6 +323,21 @@ def canonical_json(text: str) -> bytes | None:
     """The key under which JSON-equal values coincide, for the text of one JSON
     value (None for other text, or a number with an exponent over 18 digits)."""
 
+def checked_string(
+    string: StateMachine, format: str, min_length: int = 0, max_length: int | None = None
+) -> StateMachine:
+    """``string`` (a machine reading one JSON string) whose decoded value must be a
+    valid ``format`` ("regex": an ECMA-262 pattern; "content:application/json" and
+    "content:application/json;base64": a JSON text, plain or base64 of UTF-8) within
+    the length bounds (code points): a token after which no completion is valid is
+    masked."""
+
+def ecma_regex_valid(text: str) -> bool:
+    """Whether ``text`` is an ECMA-262 pattern (Unicode mode)."""
+
+def ecma_regex_viable(text: str) -> bool:
+    """Whether some completion of ``text`` is an ECMA-262 pattern."""
+
 def apply_token_bitmask_inplace(logits: NDArray[Any], bitmask: NDArray[np.int32]) -> None: ...
 def fill_masks(
     engines: Sequence[Engine], out: NDArray[np.int32], rows: Sequence[int], threads: int = 0

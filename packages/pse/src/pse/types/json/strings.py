@@ -20,7 +20,6 @@ from pse_core.errors import SchemaError
 from pse.automata import SUPPORTED_FORMATS, string_dfa, string_machine
 from pse.automata.dfa import complement, product
 from pse.types.json import content, ecma_regex, idn_hostname
-from pse.types.json.checked_string import CheckedStringStateMachine, in_graph
 from pse.types.json.machines import NeverStateMachine
 from pse.types.json.reading import count, invalid
 from pse.types.json.schema_ir import Alt, Node, StrAlt
@@ -305,12 +304,11 @@ def build_string(comp: Compiler, alt: StrAlt) -> StateMachine:
 
 
 def build_checked(comp: Compiler, alt: StrAlt) -> StateMachine:
-    """A format judged by a Python check (``idn-hostname``, ``regex``) with length
-    bounds or a literal set; with other string keywords (patterns, other formats,
-    negations) it is declined."""
+    """A format judged by a stateful check (``regex`` and draft 7 content natively,
+    ``idn-hostname`` in Python) with length bounds or a literal set; with other
+    string keywords (patterns, other formats, negations) it is declined."""
     (fmt,) = [f for f in alt.formats if f in CHECKED_FORMATS][:1]
     if fmt in content.FORMATS:
-        machine: CheckedStringStateMachine = content.ContentStateMachine(fmt)
         if alt.literals is not None:
             names = [x for x in sorted(alt.literals) if content.valid(fmt, x)]
             return string_set_machine(names) if names else NeverStateMachine()
@@ -321,7 +319,7 @@ def build_checked(comp: Compiler, alt: StrAlt) -> StateMachine:
                 keyword="contentMediaType",
                 pointer=comp.ctx.format_pointers.get(fmt, ""),
             )
-        return in_graph(machine)
+        return content.content_machine(fmt)
     check = idn_hostname if fmt == idn_hostname.FORMAT else ecma_regex
     if alt.patterns or len(alt.formats) > 1 or alt.excluded or alt.negated:
         raise SchemaError(
@@ -337,7 +335,7 @@ def build_checked(comp: Compiler, alt: StrAlt) -> StateMachine:
         if alt.min_length > idn_hostname.MAX_NAME:
             return NeverStateMachine()
         return idn_hostname.idn_hostname_machine(alt.min_length, alt.max_length)
-    return in_graph(ecma_regex.RegexStateMachine(alt.min_length, alt.max_length))
+    return ecma_regex.regex_machine(alt.min_length, alt.max_length)
 
 
 __all__ = [
