@@ -8,7 +8,6 @@ it; nothing here imports a framework.
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 from collections.abc import Callable, Iterator
@@ -22,6 +21,7 @@ from pse_core.errors import NoValidTokenError
 from pse.arrays import array_type_of, mask_logits, token_ids
 from pse.batch import StockLoop, _custom_fill, choose_token
 from pse.types.base.encapsulated import encapsulate
+from pse.types.json.schema_machine import schema_to_state_machine
 from pse.vocabulary import load_vocabulary
 
 __all__ = ["StructuringEngine"]
@@ -30,7 +30,6 @@ logger = logging.getLogger(__name__)
 
 OutputType = TypeVar("OutputType")
 
-_SCHEMA_MODULE = "pse.types.json.schema_machine"
 _MASKABLE = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -92,17 +91,7 @@ class StructuringEngine(Engine):
         if isinstance(structure, StateMachine) and not kwargs:
             machine = structure
         else:
-            try:
-                module = importlib.import_module(_SCHEMA_MODULE)
-            except ModuleNotFoundError as exc:
-                if exc.name is None or not _SCHEMA_MODULE.startswith(exc.name):
-                    raise
-                raise TypeError(
-                    "configure() accepts a StateMachine; schema sources (Pydantic models, "
-                    "JSON Schema dicts, callables, sequences of these) need "
-                    f"{_SCHEMA_MODULE}, which is not available (got {type(structure).__name__})"
-                ) from exc
-            machine = module.schema_to_state_machine(structure, **kwargs)
+            machine = schema_to_state_machine(structure, **kwargs)
         self.state_machine = encapsulate(machine, delimiters, buffer_length)
 
     # -------------------------------------------------------------------- logits
