@@ -11,6 +11,7 @@
 #include "automata/number_dfa.h"
 
 #include <algorithm>
+#include <deque>
 #include <numeric>
 #include <string>
 #include <unordered_map>
@@ -34,6 +35,12 @@ u128 pow10(int n) {
   u128 v = 1;
   while (n-- > 0) v *= 10;
   return v;
+}
+
+/// a % m, in 64 bits when both fit (the common case; 128-bit division is a library call).
+u128 mod(u128 a, u128 m) {
+  if ((a >> 64) == 0 && (m >> 64) == 0) return static_cast<std::uint64_t>(a) % static_cast<std::uint64_t>(m);
+  return a % m;
 }
 
 u128 gcd(u128 a, u128 b) {
@@ -147,10 +154,10 @@ struct Branch {
     if (!s.fraction) {
       if (sym == kDot) {
         out.fraction = true;
-        out.value = (p - s.value) % p;
+        out.value = mod(p - s.value, p);
         return true;
       }
-      out.value = (s.value * 10 + static_cast<u128>(sym) * q) % p;
+      out.value = mod(s.value * 10 + static_cast<u128>(sym) * q, p);
       return true;
     }
     if (negate && s.value >= q) {  // already past every multiple: stays a non-multiple
@@ -159,8 +166,8 @@ struct Branch {
       return true;
     }
     const u128 modulus = p * pow10(s.f + 1);
-    const u128 a = (s.value * 10) % modulus, b = (static_cast<u128>(sym) * q) % modulus;
-    out.value = (a + modulus - b) % modulus;
+    const u128 a = mod(s.value * 10, modulus), b = mod(static_cast<u128>(sym) * q, modulus);
+    out.value = mod(a + modulus - b, modulus);
     out.f = std::min(s.f + 1, rem.cap);
     if (out.value < q) return true;
     if (!negate) return false;
@@ -251,24 +258,38 @@ struct State {
   std::uint32_t ok = 0;                            // exponents allowed (bit x + limit)
   std::int32_t v = 0;                              // exponent value read so far
 
-  std::string key() const {
-    std::string k;
-    auto put = [&k](const void* p, std::size_t n) { k.append(static_cast<const char*>(p), n); };
-    put(&kind, 1);
-    put(&sign, 1);
-    put(&syntax, 1);
-    put(&ok, 4);
-    put(&v, 4);
+  std::uint64_t hash() const {
+    std::uint64_t h = 0;
+    auto mix = [&h](std::uint64_t x) {
+      h = (h ^ x) * 0x9E3779B97F4A7C15ull;
+      h ^= h >> 29;
+    };
+    mix(static_cast<std::uint64_t>(kind) | static_cast<std::uint64_t>(static_cast<std::uint8_t>(sign)) << 8 |
+        static_cast<std::uint64_t>(syntax) << 16 | static_cast<std::uint64_t>(ok) << 32);
+    mix(static_cast<std::uint32_t>(v));
     for (const auto& c : comps) {
-      char live = c ? 1 : 0;
-      put(&live, 1);
-      if (!c) continue;
-      put(c->cmp.data(), c->cmp.size() * 4);
-      put(&c->fraction, 1);
-      put(&c->value, sizeof c->value);
-      put(&c->f, 4);
+      if (!c) {
+        mix(0xFF);
+        continue;
+      }
+      for (std::int32_t x : c->cmp) mix(static_cast<std::uint32_t>(x));
+      mix(static_cast<std::uint64_t>(c->value) ^ static_cast<std::uint64_t>(c->value >> 64) * 31);
+      mix(static_cast<std::uint64_t>(static_cast<std::uint32_t>(c->f)) << 1 | (c->fraction ? 1 : 0));
     }
-    return k;
+    return h;
+  }
+
+  bool operator==(const State& o) const {
+    if (kind != o.kind || sign != o.sign || syntax != o.syntax || ok != o.ok || v != o.v ||
+        comps.size() != o.comps.size())
+      return false;
+    for (std::size_t i = 0; i < comps.size(); ++i) {
+      const auto &a = comps[i], &b = o.comps[i];
+      if (a.has_value() != b.has_value()) return false;
+      if (a && (a->cmp != b->cmp || a->fraction != b->fraction || a->value != b->value || a->f != b->f))
+        return false;
+    }
+    return true;
   }
 };
 
@@ -283,7 +304,7 @@ class Builder {
     intern(State{});
     for (std::size_t i = 0; i < states_.size(); ++i) {
       if (states_.size() > nc_.max_states) return false;
-      State s = states_[i];  // a copy: interning may grow states_
+      const State& s = states_[i];  // a deque: interning keeps references valid
       std::array<std::int32_t, kSymbols> row;
       row.fill(-1);
       bool accept = false;
@@ -299,16 +320,18 @@ class Builder {
  private:
   const std::vector<Branch>& of(int sign) const { return branches_[sign > 0 ? 0 : 1]; }
 
-  std::int32_t intern(State s) {
-    auto [it, fresh] = ids_.try_emplace(s.key(), static_cast<std::int32_t>(states_.size()));
-    if (fresh) states_.push_back(std::move(s));
-    return it->second;
+  std::int32_t intern(const State& s) {
+    if (auto it = ids_.find(&s); it != ids_.end()) return it->second;
+    auto id = static_cast<std::int32_t>(states_.size());
+    states_.push_back(s);
+    ids_.emplace(&states_.back(), id);
+    return id;
   }
 
   /// The mantissa state after `sym`, or -1 when no branch survives.
   std::int32_t mantissa(int sign, Syntax syntax, const std::vector<std::optional<BranchState>>& comps,
                         int sym) {
-    State next;
+    State& next = scratch_;  // reused: its branch states keep their buffers
     next.kind = kMantissa;
     next.sign = static_cast<std::int8_t>(sign);
     next.syntax = syntax;
@@ -316,14 +339,15 @@ class Builder {
     bool any = false;
     const std::vector<Branch>& bs = of(sign);
     for (std::size_t i = 0; i < comps.size(); ++i) {
-      if (!comps[i]) continue;
-      BranchState out;
-      if (bs[i].step(*comps[i], sym, out)) {
-        next.comps[i] = std::move(out);
-        any = true;
+      if (!comps[i]) {
+        next.comps[i].reset();
+        continue;
       }
+      if (!next.comps[i]) next.comps[i].emplace();
+      if (bs[i].step(*comps[i], sym, *next.comps[i])) any = true;
+      else next.comps[i].reset();
     }
-    return any ? intern(std::move(next)) : -1;
+    return any ? intern(next) : -1;
   }
 
   std::vector<std::optional<BranchState>> start_comps(int sign) const {
@@ -411,8 +435,15 @@ class Builder {
   const NumberConstraints& nc_;
   int limit_;
   std::array<std::vector<Branch>, 2> branches_;
-  std::unordered_map<std::string, std::int32_t> ids_;
-  std::vector<State> states_;
+  struct Hash {
+    std::size_t operator()(const State* s) const { return s->hash(); }
+  };
+  struct Equal {
+    bool operator()(const State* a, const State* b) const { return *a == *b; }
+  };
+  std::deque<State> states_;  // a deque: references stay valid as it grows
+  std::unordered_map<const State*, std::int32_t, Hash, Equal> ids_;
+  State scratch_;
   std::vector<std::array<std::int32_t, kSymbols>> trans_;
   std::vector<bool> accepting_;
 };
