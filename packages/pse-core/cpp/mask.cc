@@ -12,8 +12,13 @@
 namespace pse {
 
 void MaskMemo::forget() {
-  slots_.clear();
+  forget_masks();
   owners_.clear();
+}
+
+void MaskMemo::forget_masks() {
+  slots_.clear();
+  sighted_.clear();
   bytes_ = 0;
 }
 
@@ -61,6 +66,12 @@ bool MaskMemo::recall(std::uint32_t* out, std::size_t words, Result& result) con
 }
 
 void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result result) {
+  constexpr std::size_t kSightBytes = 32;  // a hash in sighted_, with its node
+  if (sighted_.insert(hash_).second) {
+    bytes_ += kSightBytes;
+    if (bytes_ > kBytes) forget_masks();
+    return;
+  }
   Slot s{key_, {}, {}, result};
   if (result.count < words) {
     s.sparse.reserve(result.count);
@@ -76,10 +87,7 @@ void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result res
     bytes_ -= (it->second.key.size() * 2 + it->second.dense.size() + it->second.sparse.size()) * 4;
     slots_.erase(it);
   }
-  if (bytes_ + size > kBytes) {
-    slots_.clear();
-    bytes_ = 0;
-  }
+  if (bytes_ + size > kBytes) forget_masks();
   bytes_ += size;
   slots_.emplace(hash_, std::move(s));
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "pse_core/frame.h"
@@ -24,11 +25,14 @@ namespace pse {
 /// parse states, Python steppers) are never remembered. The keys point at
 /// nodes of the machines in `owners_`, held alive here; a path on another
 /// machine, or an edit to any machine in use (`machine_edits`), starts over.
-/// At most kBytes of masks and keys: past that the memo starts over, so it can
-/// never change a mask, only whether it is recomputed.
+/// A mask is kept the second time its position is filled (a first fill only
+/// notes the key's hash), so a schema's first walk does not pay for copies of
+/// positions it never returns to. At most kBytes of masks and keys: past that
+/// the memo starts over, so it can never change a mask, only whether it is
+/// recomputed.
 class MaskMemo {
  public:
-  static constexpr std::size_t kBytes = std::size_t{4} << 20;
+  static constexpr std::size_t kBytes = std::size_t{2} << 20;
   struct Result {
     std::size_t count = 0;  ///< bits set
     bool finished = false;  ///< some position has finished
@@ -48,11 +52,13 @@ class MaskMemo {
     std::vector<std::int32_t> sparse;  ///< its set bits, when fewer than its words
     Result result;
   };
-  void forget();
+  void forget();        ///< masks, hashes and owners
+  void forget_masks();  ///< masks and hashes
 
   std::vector<std::uint64_t> key_;
   std::uint64_t hash_ = 0;
   std::unordered_map<std::uint64_t, Slot> slots_;  ///< by key hash; a collision replaces
+  std::unordered_set<std::uint64_t> sighted_;       ///< hashes of keys filled once
   std::vector<SMPtr> owners_;
   std::uint64_t edits_ = 0;
   std::size_t bytes_ = 0;
