@@ -12,7 +12,8 @@ from pse_core.errors import NoValidTokenError, TokenRejectedError
 
 from pse import StructuringEngine
 from pse.arrays import ArrayType, register_array_type
-from pse.batch import EngineBatch, StockLoop, choose_token, token_budget
+from pse.batch import EngineBatch, choose_token, token_budget
+from pse.stock_loop import StockLoop
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.json.json_value import JsonStateMachine
 

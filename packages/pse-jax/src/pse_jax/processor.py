@@ -3,7 +3,7 @@
 Flax's ``generate`` compiles its loop, so the processor reaches the host-side
 engine through ``jax.experimental.io_callback`` (ordered): at each step the
 callback advances each row's engine with the tokens the loop appended
-(:class:`pse.batch.StockLoop`) and returns the packed bitmask, which is
+(:class:`pse.stock_loop.StockLoop`) and returns the packed bitmask, which is
 unpacked and applied on the device::
 
     processor = PSEFlaxLogitsProcessor(engine)
@@ -26,7 +26,7 @@ import jax.numpy as jnp
 from jax.experimental import io_callback
 from transformers.generation.flax_logits_process import FlaxLogitsProcessor
 
-from pse.batch import StockProcessor
+from pse.stock_loop import StockProcessor
 from pse_jax.mask import apply_token_bitmask
 
 __all__ = ["PSEFlaxLogitsProcessor"]

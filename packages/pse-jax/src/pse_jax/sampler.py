@@ -11,7 +11,7 @@ keeps the model step compiled and the loop in Python:
   multiple of :data:`CACHE_BUCKET`, so calls with other prompts and lengths
   reuse the compiled programs;
 * per step, the rows' engines fill the packed bitmask on the host
-  (:class:`pse.batch.HostLoop`), :func:`~pse_jax.mask.apply_token_bitmask`
+  (:class:`pse.host_loop.HostLoop`), :func:`~pse_jax.mask.apply_token_bitmask`
   masks the logits on the device *before* the generation config's processors
   and warpers (temperature, top-k, top-p, ...), and each row's token is chosen
   with ``jnp.argmax`` or ``jax.random.categorical`` through the engine
@@ -37,7 +37,8 @@ import numpy as np
 from transformers.generation.flax_logits_process import FlaxLogitsProcessorList
 from transformers.generation.flax_utils import FlaxGreedySearchOutput, FlaxSampleOutput
 
-from pse.batch import HostLoop, transformers_processors
+from pse.adapter_setup import transformers_processors
+from pse.host_loop import HostLoop
 from pse_jax.mask import apply_token_bitmask
 
 __all__ = [

@@ -10,7 +10,7 @@ far and ``logits`` of shape ``(1, vocab)``. The processor advances the engine
 with the ids appended since the last call (a call whose ids are not longer
 starts afresh), fills the mask and returns the masked logits; tokens that
 multi-token processing forces are allowed one per step. The bookkeeping is
-:class:`pse.batch.StockLoop`; pair it with :class:`pse_mlx.sampler.PSESampler`
+:class:`pse.stock_loop.StockLoop`; pair it with :class:`pse_mlx.sampler.PSESampler`
 for budget-aware choices, or use mlx-lm's own samplers.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 import mlx.core as mx
 import numpy as np
 
-from pse.batch import StockLoop
+from pse.stock_loop import StockLoop
 from pse_mlx.mask import apply_token_bitmask
 
 __all__ = ["PSELogitsProcessor"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pse.batch import engine_sampler, generation_setup, row_engines, runs_engine
+from pse.adapter_setup import engine_sampler, generation_setup, row_engines, runs_engine
 from pse_tf.sampler import Sampler, pse_generate
 
 __all__ = ["PSETFMixin"]

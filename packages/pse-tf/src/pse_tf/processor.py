@@ -8,7 +8,7 @@ without XLA::
                          max_new_tokens=100)
 
 At each step the rows' engines advance with the tokens the loop appended
-(:class:`pse.batch.StockLoop`) and the packed bitmask is applied to the
+(:class:`pse.stock_loop.StockLoop`) and the packed bitmask is applied to the
 logits; in a graph the host work runs through ``tf.numpy_function``. XLA
 (``jit_compile=True``) cannot call the host, so there the processor raises;
 :class:`~pse_tf.mixin.PSETFMixin` compiles the model step with XLA and runs
@@ -24,7 +24,7 @@ from typing import Any
 import tensorflow as tf
 from transformers.generation.tf_logits_process import TFLogitsProcessor
 
-from pse.batch import StockProcessor
+from pse.stock_loop import StockProcessor
 from pse_tf.mask import apply_token_bitmask
 
 __all__ = ["PSETFLogitsProcessor"]

@@ -11,7 +11,7 @@ an XLA-compiled step is fast, and XLA cannot call the host-side engine. So
   and cache size (rounded up to :data:`CACHE_BUCKET` tokens, so prompts of
   different lengths share it);
 * per step, the rows' engines fill the packed bitmask on the host
-  (:class:`pse.batch.HostLoop`), :func:`~pse_tf.mask.apply_token_bitmask`
+  (:class:`pse.host_loop.HostLoop`), :func:`~pse_tf.mask.apply_token_bitmask`
   masks the logits *before* the generation config's processors and warpers
   (temperature, top-k, top-p, ...), and each row's token is chosen with
   ``tf.argmax`` or ``tf.random.stateless_categorical`` through the engine
@@ -32,7 +32,8 @@ import numpy as np
 import tensorflow as tf
 from transformers.generation.tf_logits_process import TFLogitsProcessorList
 
-from pse.batch import HostLoop, transformers_processors
+from pse.adapter_setup import transformers_processors
+from pse.host_loop import HostLoop
 from pse_tf.mask import apply_token_bitmask
 
 __all__ = ["CACHE_BUCKET", "make_sampler", "pse_generate"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pse.batch import engine_sampler, row_engines, runs_engine
+from pse.adapter_setup import engine_sampler, row_engines, runs_engine
 from pse_torch.sampler import Sampler, pse_sample
 
 __all__ = ["PSETorchMixin"]

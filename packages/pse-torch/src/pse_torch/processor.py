@@ -9,7 +9,7 @@ The stock loop picks one token per step, so the processor advances the engine
 from ``input_ids`` (the token chosen at the previous step) and masks the
 logits; tokens that multi-token processing forces are allowed one per step.
 The bookkeeping (one engine per batch row, forced-token queues, done flags)
-is :class:`pse.batch.StockLoop`; this module only moves the packed masks onto
+is :class:`pse.stock_loop.StockLoop`; this module only moves the packed masks onto
 the logits' device. ``logits_processor=[engine.process_logits]`` does the
 same through the engine itself.
 """
@@ -21,7 +21,7 @@ from typing import Any
 import torch
 from transformers import LogitsProcessor
 
-from pse.batch import StockProcessor
+from pse.stock_loop import StockProcessor
 from pse_torch.mask import allocate_token_bitmask, apply_token_bitmask_inplace
 
 __all__ = ["PSELogitsProcessor"]

@@ -30,7 +30,9 @@ import torch
 from transformers import LogitsProcessorList, StoppingCriteriaList
 from transformers.generation.utils import GenerateDecoderOnlyOutput
 
-from pse.batch import EngineBatch, choose_rows, end_ids, is_engine_hook, reuse_batch, token_budget
+from pse.adapter_setup import is_engine_hook
+from pse.batch import EngineBatch, token_budget
+from pse.host_loop import choose_rows, end_ids, reuse_batch
 from pse_torch.mask import allocate_token_bitmask, apply_token_bitmask_inplace
 
 __all__ = ["make_custom_generate", "make_sampler", "pse_sample", "sample_token"]

@@ -19,7 +19,8 @@ from pse_core._core import Engine, StateMachine, Stepper, apply_token_bitmask_in
 from pse_core.errors import NoValidTokenError
 
 from pse.arrays import array_type_of, mask_logits, token_ids
-from pse.batch import StockLoop, _custom_fill, choose_token
+from pse.batch import _custom_fill, choose_token
+from pse.stock_loop import StockLoop
 from pse.types.base.encapsulated import encapsulate
 from pse.types.json.schema_machine import schema_to_state_machine
 from pse.vocabulary import load_vocabulary
