@@ -26,7 +26,7 @@ from pse.types.json.references import (
     registry_documents,
     schema_uri_of,
 )
-from pse.types.json.schema_ir import TRUE, Alt, Node, Sub, all_alts
+from pse.types.json.schema_ir import TRUE, Alt, Node, Scope, Sub, all_alts
 from pse.types.json.schema_keywords import apply_keywords
 from pse.types.json.values import value_alts
 
@@ -127,7 +127,7 @@ class SchemaContext:
     format_pointers: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._nodes: dict[tuple[int, str], Node] = {}
+        self._nodes: dict[tuple[int, str, Scope], Node] = {}
         self._keep: list[Any] = []
         self._ir: dict[Node, list[Alt]] = {}
         self._in_progress: set[Node] = set()
@@ -150,15 +150,16 @@ class SchemaContext:
             ("unevaluatedProperties", "unevaluatedItems"),
             [self.root, *registry_documents(self.options.registry).values()],
         )
-        self.root_node = self.node(self.root, self.refs.root_base, "")
+        root_scope = self.refs.enter((), self.refs.root_base)
+        self.root_node = self.node(self.root, self.refs.root_base, "", root_scope)
         self.false_node = self.node(False, "", "")
 
     # -------------------------------------------------------------- nodes
-    def node(self, schema: Any, base: str, pointer: str) -> Node:
-        key = (id(schema), base)
+    def node(self, schema: Any, base: str, pointer: str, scope: Scope = ()) -> Node:
+        key = (id(schema), base, scope)
         found = self._nodes.get(key)
         if found is None:
-            found = Node(schema, base, pointer)
+            found = Node(schema, base, pointer, scope=scope)
             self._nodes[key] = found
             self._keep.append(schema)
         return found
@@ -194,7 +195,9 @@ class SchemaContext:
                 keyword=str(path[0]) if path else None,
                 pointer=pointer,
             )
-        return frozenset({self.node(schema, self.refs.base_of(schema, parent.base), pointer)})
+        base = self.refs.base_of(schema, parent.base)
+        scope = parent.scope if base == parent.base else self.refs.enter(parent.scope, base)
+        return frozenset({self.node(schema, base, pointer, scope)})
 
     def dialect_at(self, node: Node) -> str:
         """The dialect of the document ``node`` lies in: a registry document that
@@ -203,9 +206,15 @@ class SchemaContext:
             return self.refs.dialects.get(node.pointer.split("#", 1)[0], self.dialect)
         return self.dialect
 
-    def resolve(self, ref: str, node: Node) -> Node:
-        """The node a ``$ref`` of ``node`` names."""
-        return self.node(*self.refs.resolve(ref, node.base, node.pointer))
+    def resolve(self, ref: str, node: Node, dynamic: bool = False) -> Node:
+        """The node a ``$ref`` (``dynamic``: ``$dynamicRef``) of ``node`` names,
+        in the dynamic scope of ``node`` with the target's resource entered."""
+        if dynamic:
+            target = self.refs.resolve_dynamic(ref, node.base, node.pointer, node.scope)
+        else:
+            target = self.refs.resolve(ref, node.base, node.pointer)
+        schema, base, pointer = target
+        return self.node(schema, base, pointer, self.refs.enter(node.scope, base))
 
     def complement(self, sub: Sub, pointer: str) -> Sub:
         """The synthetic schema ``not sub`` (computed now, to decline early)."""

@@ -78,8 +78,13 @@ KEYWORDS: tuple[Keyword, ...] = (
     Keyword("definitions", E, "ref targets (draft 7)"),
     Keyword("$id", E, "base URI for refs"),
     Keyword("$anchor", E, "ref target"),
-    Keyword("$dynamicRef", D, "dynamic scoping is not compiled"),
-    Keyword("$dynamicAnchor", A, "only meaningful with `$dynamicRef`"),
+    Keyword(
+        "$dynamicRef",
+        E,
+        "resolved in the dynamic scope: the outermost resource entered that binds the "
+        "anchor, when the static target declares it (the bookend); else as `$ref`",
+    ),
+    Keyword("$dynamicAnchor", E, "a plain anchor, and a binding for `$dynamicRef`"),
     Keyword("$recursiveRef", D, "dynamic scoping is not compiled"),
     Keyword("$recursiveAnchor", A, "only meaningful with `$recursiveRef`"),
     # --- numbers

@@ -1,4 +1,5 @@
-"""The references family: ``$ref``, ``$id`` (``id`` in draft 4), ``$anchor``, ``registry=``.
+"""The references family: ``$ref``, ``$id`` (``id`` in draft 4), ``$anchor``,
+``$dynamicRef``/``$dynamicAnchor``, ``registry=``.
 
 ``References`` indexes the resources (documents and subschemas with an
 identifier) and anchors of one compilation, the root schema's and those of the
@@ -7,6 +8,15 @@ schema's base URI and JSON pointer. Nothing is ever fetched.
 
 Up to draft 7 a ``$ref`` overrides all of its siblings, the identifier
 included; from 2019-09 on, siblings of ``$ref`` apply.
+
+Dynamic scope (2020-12): every schema node carries the ``$dynamicAnchor``
+names bound by the schema resources entered on the way to it (the root's,
+those of nested ``$id`` subschemas, those a ``$ref`` jumps into), each name
+bound to its outermost resource. A ``$dynamicRef`` resolves like ``$ref``;
+when that target declares ``$dynamicAnchor`` with the fragment's name (the
+"bookend"), the outermost binding of the name wins. Nodes are interned with
+their scope, so the same subschema reached through different scopes compiles
+apart; names are finitely many, so recursion stays finite.
 """
 
 from __future__ import annotations
@@ -20,7 +30,7 @@ from pse_core.errors import SchemaError
 
 if TYPE_CHECKING:
     from pse.types.json.context import SchemaContext
-    from pse.types.json.schema_ir import Alt, Node
+    from pse.types.json.schema_ir import Alt, Node, Scope
 
 #: Keywords whose value maps names to subschemas.
 SCHEMA_MAPS = frozenset(
@@ -143,6 +153,8 @@ class References:
         self._resources: dict[str, tuple[Any, str]] = {}
         self._anchors: dict[str, Target] = {}
         self._other_drafts: dict[str, str] = {}
+        #: Per resource URI: its ``$dynamicAnchor`` names and their anchor URIs.
+        self._dynamic: dict[str, dict[str, str]] = {}
         self._index(root, "", "")
         #: The dialect of each registry document that declares one of its own.
         self.dialects: dict[str, str] = {}
@@ -157,6 +169,8 @@ class References:
             self._index(document, uri, f"{uri}#")
         #: The base URI of the root schema.
         self.root_base = self.base_of(root, "")
+        #: Whether any ``$dynamicAnchor`` is declared (else scopes stay empty).
+        self.has_dynamic = bool(self._dynamic)
 
     def schema_id(self, schema: Any) -> str | None:
         """The identifier (``$id``, or ``id`` in draft 4) that ``schema`` declares.
@@ -196,6 +210,10 @@ class References:
                 self._resources[base] = (schema, pointer)
             elif sid is not None and sid.startswith("#") and len(sid) > 1:
                 self._anchors[join_uri(base, sid)] = (schema, base, pointer)
+            dynamic = schema.get("$dynamicAnchor") if self.draft == "2020-12" else None
+            if isinstance(dynamic, str):  # also a plain anchor
+                self._anchors[f"{base}#{dynamic}"] = (schema, base, pointer)
+                self._dynamic.setdefault(base, {})[dynamic] = f"{base}#{dynamic}"
             anchor = schema.get("$anchor")
             if isinstance(anchor, str):
                 self._anchors[f"{base}#{anchor}"] = (schema, base, pointer)
@@ -210,6 +228,28 @@ class References:
                 elif key in SCHEMA_PLACES:
                     children.append((value, base, f"{pointer}/{escape_pointer(key)}"))
             stack += reversed(children)
+
+    def enter(self, scope: Scope, resource: str) -> Scope:
+        """``scope`` once ``resource`` is entered: its dynamic anchors bind the
+        names that are not bound yet (the outermost binding wins)."""
+        anchors = self._dynamic.get(resource)
+        if not anchors:
+            return scope
+        bound = {name for name, _ in scope}
+        new = tuple((n, uri) for n, uri in sorted(anchors.items()) if n not in bound)
+        return scope + new if new else scope
+
+    def resolve_dynamic(self, ref: str, base: str, pointer: str, scope: Scope) -> Target:
+        """What a ``$dynamicRef`` at ``pointer`` names within the dynamic ``scope``."""
+        target = self.resolve(ref, base, pointer)
+        name = join_uri(base, ref).partition("#")[2]
+        schema = target[0]
+        bookended = isinstance(schema, dict) and schema.get("$dynamicAnchor") == name
+        if bookended:
+            for bound, uri in scope:
+                if bound == name:
+                    return self._anchors[uri]
+        return target
 
     def resolve(self, ref: str, base: str, pointer: str) -> Target:
         """What ``ref`` (a ``$ref`` at ``pointer``, with ``base`` in force) names."""
@@ -250,16 +290,16 @@ class References:
         return target, target_base, target_pointer
 
 
-def ref_alts(ctx: SchemaContext, node: Node, ref: Any) -> list[Alt]:
-    """The alternatives of the schema a ``$ref`` of ``node`` names."""
+def ref_alts(ctx: SchemaContext, node: Node, ref: Any, keyword: str = "$ref") -> list[Alt]:
+    """The alternatives of the schema a ``$ref`` (or ``$dynamicRef``) of ``node`` names."""
     if not isinstance(ref, str):
         raise SchemaError(
-            "$ref must be a string",
+            f"{keyword} must be a string",
             code="invalid-schema",
-            keyword="$ref",
-            pointer=f"{node.pointer}/$ref",
+            keyword=keyword,
+            pointer=f"{node.pointer}/{keyword}",
         )
-    return ctx.ir(ctx.resolve(ref, node))
+    return ctx.ir(ctx.resolve(ref, node, dynamic=keyword == "$dynamicRef"))
 
 
 __all__ = [

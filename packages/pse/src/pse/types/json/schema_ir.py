@@ -18,16 +18,21 @@ from typing import Any, Union
 
 # ---------------------------------------------------------------------- nodes
 
+Scope = tuple[tuple[str, str], ...]
+"""A dynamic scope: each ``$dynamicAnchor`` name with the URI of its outermost
+binding among the schema resources entered so far."""
+
 
 class Node:
     """One schema (dict or bool) at a JSON pointer, with its base URI.
 
     Interned by the context: the same subschema gives the same node. ``kind``
     is ``"schema"`` for real schemas, ``"not"`` for a synthetic complement of
-    ``inner`` and ``"value"`` for a synthetic ``const``.
+    ``inner`` and ``"value"`` for a synthetic ``const``. ``scope`` is the
+    dynamic scope a ``$dynamicRef`` below it sees (see ``references.py``).
     """
 
-    __slots__ = ("base", "inner", "kind", "pointer", "schema")
+    __slots__ = ("base", "inner", "kind", "pointer", "schema", "scope")
 
     def __init__(
         self,
@@ -36,12 +41,14 @@ class Node:
         pointer: str,
         kind: str = "schema",
         inner: Sub | None = None,
+        scope: Scope = (),
     ) -> None:
         self.schema = schema
         self.base = base
         self.pointer = pointer
         self.kind = kind
         self.inner = inner
+        self.scope = scope
 
     def __repr__(self) -> str:
         return f"Node({self.kind} {self.pointer or '#'})"
@@ -219,6 +226,7 @@ __all__ = [
     "EvaluatedItems",
     "EvaluatedProps",
     "Node",
+    "Scope",
     "NullAlt",
     "NumAlt",
     "ObjAlt",

@@ -88,8 +88,10 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
     if "const" in schema:
         pointer = ptr(node, "const")
         alts = intersect(alts, value_alts(ctx, schema["const"], pointer), "const", pointer)
-    if "$ref" in schema:
-        alts = intersect(alts, ref_alts(ctx, node, schema["$ref"]), "$ref", ptr(node, "$ref"))
+    for keyword in ("$ref", "$dynamicRef"):
+        if keyword in schema:
+            target = ref_alts(ctx, node, schema[keyword], keyword)
+            alts = intersect(alts, target, keyword, ptr(node, keyword))
     alts = apply_combinators(ctx, node, schema, alts)
     if ctx.tracks_evaluation:
         alts = apply_unevaluated(ctx, node, schema, alts)
