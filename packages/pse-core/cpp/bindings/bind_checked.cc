@@ -1,5 +1,6 @@
 // Native checked nodes (nodes/checked.h): machines under a check that no
 // automaton can make, stepped in C++ with no Python call per token.
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 
 #include "bindings.h"
@@ -20,6 +21,39 @@ std::u32string code_points(nb::handle text) {
     out[static_cast<std::size_t>(i)] = static_cast<char32_t>(PyUnicode_ReadChar(text.ptr(), i));
   return out;
 }
+
+nb::str to_str(const std::u32string& text) {
+  PyObject* s = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, text.data(),
+                                          static_cast<Py_ssize_t>(text.size()));
+  if (!s) throw nb::python_error();
+  return nb::steal<nb::str>(s);
+}
+
+/// The idn-hostname fallback: two Python callables, `valid(name)` and
+/// `viable(prefix, escape)`, called with the GIL held.
+class PyIdnFallback : public IdnFallback {
+ public:
+  PyIdnFallback(nb::object valid, nb::object viable)
+      : valid_(valid.release().ptr()), viable_(viable.release().ptr()) {}
+  ~PyIdnFallback() override {
+    if (!Py_IsInitialized()) return;
+    nb::gil_scoped_acquire gil;
+    Py_DECREF(valid_);
+    Py_DECREF(viable_);
+  }
+  bool valid(const std::u32string& name) const override {
+    nb::gil_scoped_acquire gil;
+    return nb::cast<bool>(nb::handle(valid_)(to_str(name)));
+  }
+  bool viable(const std::u32string& prefix, std::string_view escape) const override {
+    nb::gil_scoped_acquire gil;
+    return nb::cast<bool>(nb::handle(viable_)(to_str(prefix), nb::str(escape.data(), escape.size())));
+  }
+
+ private:
+  PyObject* valid_;
+  PyObject* viable_;
+};
 
 }  // namespace
 
@@ -53,6 +87,24 @@ void bind_checked(nb::module_& m) {
       "and \"content:application/json;base64\": a JSON text, plain or base64 of\n"
       "UTF-8) within the length bounds (code points): a token after which no\n"
       "completion is valid is masked.");
+  m.def(
+      "idn_hostname_string",
+      [](SMPtr string, std::uint32_t min_length, std::optional<std::uint32_t> max_length,
+         std::vector<std::pair<std::uint32_t, std::uint32_t>> allowed, nb::object valid,
+         nb::object viable) {
+        if (!string) throw nb::type_error("idn_hostname_string takes a StateMachine");
+        auto fallback = std::make_shared<const PyIdnFallback>(valid, viable);
+        return make_checked(std::move(string),
+                            checked_string_check(idn_hostname_rule(
+                                min_length, max_length, std::move(allowed), std::move(fallback))));
+      },
+      nb::arg("string"), nb::arg("min_length"), nb::arg("max_length").none(), nb::arg("allowed"),
+      nb::arg("valid"), nb::arg("viable"),
+      "`string` (a machine reading one JSON string) holding an IDNA2008 host name:\n"
+      "code points outside `allowed` ((lo, hi) ranges) and plain ASCII names are\n"
+      "judged natively; other names call `valid(name)` at the closing quote and\n"
+      "`viable(prefix, escape)` at the end of a token (escape: the unfinished JSON\n"
+      "escape after the prefix, or \"\\\\u\" for an unfinished UTF-8 character).");
   m.def(
       "ecma_regex_valid", [](nb::handle text) { return ecma_regex_valid(code_points(text)); },
       nb::arg("text"), "Whether `text` is an ECMA-262 pattern (Unicode mode).");

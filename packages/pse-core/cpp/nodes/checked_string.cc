@@ -99,7 +99,14 @@ class StringCheck : public Check {
       }
       if (!d.content(b)) return false;
     }
-    return d.phase != 1 || rule_->viable(d.text, d.pending());
+    if (d.phase != 1) return true;
+    static const std::string_view kEscapes[] = {"", "\\", "\\u"};
+    if (d.escape < 3) return rule_->viable(d.text, utf8::need(d.utf8) ? "\\u" : kEscapes[d.escape]);
+    char hex[5] = {'\\', 'u'};  // and the digits read so far, in lower case
+    const int digits = d.escape - 2;
+    for (int k = 0; k < digits; ++k)
+      hex[2 + k] = "0123456789abcdef"[(d.hex >> (4 * (digits - 1 - k))) & 15];
+    return rule_->viable(d.text, std::string_view(hex, 2 + static_cast<std::size_t>(digits)));
   }
 
   std::shared_ptr<const StringRule> rule_;

@@ -10,6 +10,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "nodes/checked.h"
 
@@ -20,9 +23,10 @@ namespace pse {
 class StringRule {
  public:
   virtual ~StringRule() = default;
-  /// Whether some completion of `text` is valid; `pending`: an escape or a
-  /// multi-byte character has begun after `text`.
-  virtual bool viable(const std::u32string& text, bool pending) const = 0;
+  /// Whether some completion of `text` is valid; `escape`: what follows `text`
+  /// unfinished: "" (nothing), a JSON escape begun ("\\", "\\u", "\\u" and 1-3
+  /// hex digits), or "\\u" for a multi-byte UTF-8 character begun.
+  virtual bool viable(const std::u32string& text, std::string_view escape) const = 0;
   virtual bool complete(const std::u32string& text) const = 0;
 };
 
@@ -36,6 +40,27 @@ std::shared_ptr<const StringRule> ecma_regex_rule(std::uint32_t min_length,
 /// draft 7 contentMediaType application/json: the text (or, with `base64`, the
 /// UTF-8 its base64 encodes) is a JSON text (RFC 8259).
 std::shared_ptr<const StringRule> json_content_rule(bool base64);
+
+/// What an idn-hostname rule asks Python (the `idna` package) where the native
+/// part cannot judge: names with other than ASCII letters, digits, hyphens and
+/// dots, or with an `xn--` label.
+class IdnFallback {
+ public:
+  virtual ~IdnFallback() = default;
+  virtual bool valid(const std::u32string& name) const = 0;
+  /// Whether some completion of `prefix` (followed by `escape`, see viable) fits.
+  virtual bool viable(const std::u32string& prefix, std::string_view escape) const = 0;
+};
+
+/// format "idn-hostname" (IDNA2008): code points outside `allowed` (sorted,
+/// inclusive ranges: PVALID, CONTEXTJ, CONTEXTO, the four dots, A-Z) are
+/// rejected at once; names of ASCII letters, digits, hyphens and dots without
+/// an `xn--` label are judged natively by the hostname rules; other names ask
+/// `fallback`. Lengths in code points.
+std::shared_ptr<const StringRule> idn_hostname_rule(
+    std::uint32_t min_length, std::optional<std::uint32_t> max_length,
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> allowed,
+    std::shared_ptr<const IdnFallback> fallback);
 
 /// Whether `text` is an ECMA-262 pattern (complete) or a prefix of one (viable).
 bool ecma_regex_valid(const std::u32string& text);

@@ -336,7 +336,9 @@ class EcmaRegex : public StringRule {
     if (text.size() < min_ || (max_ && text.size() > *max_)) return false;
     return ecma_regex_valid(text);
   }
-  bool viable(const std::u32string& text, bool pending) const override {
+  bool viable(const std::u32string& text, std::string_view escape) const override {
+    const bool pending = !escape.empty() || (!text.empty() && text.back() >= 0xD800 &&
+                                             text.back() <= 0xDFFF);
     if (!max_) return ecma_regex_viable(text);
     if (text.size() > *max_) return false;
     // A completion must fit: try the short ones (nothing, closers, the end of

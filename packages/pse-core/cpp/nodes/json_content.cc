@@ -207,7 +207,7 @@ class JsonContent : public StringRule {
     if (!base64_text(text, true, decoded, final) || !final) return false;
     return read_json(decoded) == Json::kComplete;
   }
-  bool viable(const std::u32string& text, bool) const override {
+  bool viable(const std::u32string& text, std::string_view) const override {
     if (!base64_) return read_json(text) != Json::kBad;
     thread_local std::u32string decoded;
     bool final = false;

@@ -332,6 +332,19 @@ def checked_string(
     the length bounds (code points): a token after which no completion is valid is
     masked."""
 
+def idn_hostname_string(
+    string: StateMachine,
+    min_length: int,
+    max_length: int | None,
+    allowed: Sequence[tuple[int, int]],
+    valid: Callable[[str], bool],
+    viable: Callable[[str, str], bool],
+) -> StateMachine:
+    """``string`` (a machine reading one JSON string) holding an IDNA2008 host name:
+    code points outside ``allowed`` ((lo, hi) ranges) and plain ASCII names are
+    judged natively; other names call ``valid(name)`` at the closing quote and
+    ``viable(prefix, escape)`` at the end of a token."""
+
 def ecma_regex_valid(text: str) -> bool:
     """Whether ``text`` is an ECMA-262 pattern (Unicode mode)."""
 

@@ -5,32 +5,35 @@ may appear depends on its neighbours (CONTEXTJ/CONTEXTO rules of RFC 5892),
 on the whole label (the Bidi rule of RFC 5893, Katakana middle dot), on the
 other labels (a right-to-left label makes the Bidi rule apply to every label)
 and on the Punycode form (labels of at most 63 ASCII characters, names of at
-most 253). So the string is a Python stepper (the documented slow path of the
-core) that decodes the JSON string as it goes and checks it with the ``idna``
-package (IDNA2008, no UTS 46 mapping):
+most 253). So the string is a native checked string
+(``pse_core._core.idn_hostname_string``) whose rule judges what it can in
+C++ and asks the ``idna`` package (IDNA2008, no UTS 46 mapping) the rest:
 
-* a complete name is valid when every label is a valid U-label or A-label
-  (``idna.ulabel``: code point classes, context rules, hyphens, leading
-  combining marks, canonical Punycode), its A-label has at most 63
-  characters, the name has at most 253, there is no empty label (no
-  trailing dot), and, when any label is right-to-left, every label satisfies
-  the Bidi rule; labels are separated by any of the four IDNA dots;
-* a prefix is kept only while some completion makes it valid: a prefix with
-  a code point IDNA2008 disallows is dead, else it is tried with witness
-  completions (nothing, or one character among letters of each script class
-  the rules ask for: Latin, ``l``, Greek, Hebrew, Hiragana, Arabic, digits),
-  and a token after which none succeeds is masked. Every rule that a later
-  character can still satisfy is satisfied by one such witness, except inside
-  an ``xn--`` label, where the Punycode may need more characters: such a label
-  is accepted whole, and a token that leaves it incomplete only when a witness
-  completes it (never a dead end, possibly a valid spelling masked).
+* natively, with no Python call: a code point IDNA2008 disallows (the tables
+  are ``idna``'s, handed over when the machine is built) kills the prefix at
+  once; names of ASCII letters, digits, hyphens and dots without an ``xn--``
+  label follow the hostname rules (``_ascii_viable``); the length bounds;
+* in Python, for other names: a complete name is valid when every label is a
+  valid U-label or A-label (``idna.ulabel``: code point classes, context
+  rules, hyphens, leading combining marks, canonical Punycode), its A-label
+  has at most 63 characters, the name has at most 253, there is no empty
+  label (no trailing dot), and, when any label is right-to-left, every label
+  satisfies the Bidi rule; labels are separated by any of the four IDNA
+  dots; a prefix is kept only while some completion makes it valid: it is
+  tried with witness completions (nothing, or one character among letters of
+  each script class the rules ask for: Latin, ``l``, Greek, Hebrew,
+  Hiragana, Arabic, digits), and a token after which none succeeds is masked.
+  Every rule that a later character can still satisfy is satisfied by one
+  such witness, except inside an ``xn--`` label, where the Punycode may need
+  more characters: such a label is accepted whole, and a token that leaves it
+  incomplete only when a witness completes it (never a dead end, possibly a
+  valid spelling masked).
 
-A mask over a 49k vocabulary costs about 0.3 s of CPU per token inside the
-string (every token goes through ``consume``); ASCII names take a fast path.
-
-``minLength``/``maxLength`` count the decoded characters. Characters split
-across tokens inside a multi-byte UTF-8 sequence cannot reach a Python
-stepper (a limit of the core's slow path); ``\\uXXXX`` escapes can.
+So a mask over an ASCII name costs no Python; over a name with other letters
+the tokens the string and the code point tables allow each cost one Python
+call (cached). ``minLength``/``maxLength`` count the decoded characters; a
+token that splits a multi-byte UTF-8 character is judged like an unfinished
+``\\u`` escape.
 """
 
 from __future__ import annotations
@@ -38,10 +41,10 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from pse_core._core import StateMachine
+from pse_core._core import StateMachine, StringStateMachine, idn_hostname_string
 from pse_core.errors import SchemaError
 
-from pse.types.json.checked_string import CheckedStringStateMachine, JsonText, in_graph
+from pse.types.json.checked_string import in_graph
 
 FORMAT = "idn-hostname"
 #: The label separators of IDNA (RFC 3490 section 3.1): full stop, ideographic
@@ -190,40 +193,48 @@ def viable_escape(prefix: str, escape: str, room: int = 1) -> bool:
     return any(viable(prefix + c, room - 1) for c in chars)
 
 
-class IdnHostnameStateMachine(CheckedStringStateMachine):
-    """A JSON string holding a valid ``idn-hostname`` (with optional length bounds)."""
+def prefix_ok(text: str, escape: str, max_length: int | None = None) -> bool:
+    """Whether a completion of the decoded prefix ``text`` (followed by the
+    unfinished ``escape``, see ``viable_escape``) within ``max_length`` is valid."""
+    surrogate = bool(text) and "\ud800" <= text[-1] <= "\udfff"
+    if surrogate:
+        text = text[:-1]
+    room = 1 if max_length is None else min(1, max_length - len(text))
+    if escape or surrogate:
+        return viable_escape(text, escape or "\\u", room)
+    return (max_length is None or len(text) <= max_length) and viable(text, room)
 
-    def __init__(self, min_length: int = 0, max_length: int | None = None) -> None:
-        _idna()
-        super().__init__()
-        self.min_length = min_length
-        self.max_length = max_length
 
-    def complete(self, text: str) -> bool:
-        fits = self.max_length is None or len(text) <= self.max_length
-        return self.min_length <= len(text) and fits and valid(text)
-
-    def prefix_ok(self, content: JsonText) -> bool:
-        """Whether a completion within the length bounds is valid."""
-        text = content.text[:-1] if content.surrogate() else content.text
-        room = 1 if self.max_length is None else min(1, self.max_length - len(text))
-        if content.escape:
-            return viable_escape(text, content.escape, room)
-        if content.surrogate():
-            return viable_escape(text, "\\u", room)
-        return (self.max_length is None or len(text) <= self.max_length) and viable(text, room)
+@functools.cache
+def allowed_ranges() -> list[tuple[int, int]]:
+    """The code points IDNA2008 lets a label hold (PVALID, CONTEXTJ, CONTEXTO) as
+    inclusive ranges, from ``idna``'s tables."""
+    idna = _idna()
+    return [
+        (packed >> 32, (packed & 0xFFFFFFFF) - 1)
+        for ranges in idna.idnadata.codepoint_classes.values()
+        for packed in ranges
+    ]
 
 
 def idn_hostname_machine(min_length: int = 0, max_length: int | None = None) -> StateMachine:
-    """The string machine inside a native graph (a Python stepper cannot be a root)."""
-    return in_graph(IdnHostnameStateMachine(min_length, max_length))
+    """A JSON string holding a valid ``idn-hostname`` (with optional length bounds),
+    inside a native graph (an external node cannot be a grammar's root)."""
+
+    def prefix(text: str, escape: str) -> bool:
+        return prefix_ok(text, escape, max_length)
+
+    string = StringStateMachine(min_length=min_length, max_length=max_length)
+    node = idn_hostname_string(string, min_length, max_length, allowed_ranges(), valid, prefix)
+    return in_graph(node)
 
 
 __all__ = [
     "FORMAT",
-    "IdnHostnameStateMachine",
+    "allowed_ranges",
     "available",
     "idn_hostname_machine",
+    "prefix_ok",
     "valid",
     "viable",
     "viable_escape",

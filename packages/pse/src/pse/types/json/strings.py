@@ -304,9 +304,9 @@ def build_string(comp: Compiler, alt: StrAlt) -> StateMachine:
 
 
 def build_checked(comp: Compiler, alt: StrAlt) -> StateMachine:
-    """A format judged by a stateful check (``regex`` and draft 7 content natively,
-    ``idn-hostname`` in Python) with length bounds or a literal set; with other
-    string keywords (patterns, other formats, negations) it is declined."""
+    """A format judged by a native stateful check (``idn-hostname``, ``regex``,
+    draft 7 content) with length bounds or a literal set; with other string
+    keywords (patterns, other formats, negations) it is declined."""
     (fmt,) = [f for f in alt.formats if f in CHECKED_FORMATS][:1]
     if fmt in content.FORMATS:
         if alt.literals is not None:
