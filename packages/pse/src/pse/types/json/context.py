@@ -143,8 +143,11 @@ class SchemaContext:
         #: (compiled as draft 7, but without if/then/else).
         draft6 = self.options.draft == "7" and "draft-06" in uri
         self.dialect = "6" if draft6 else self.options.draft
-        declared = "2019-09" if self.dialect == "2020-12" and "2019-09" in uri else self.dialect
-        self.refs = References(self.root, self.options.draft, declared, self.options.registry)
+        #: The dialect the root's ``$schema`` names ("2019-09" is compiled as 2020-12).
+        self.declared = (
+            "2019-09" if self.dialect == "2020-12" and "2019-09" in uri else self.dialect
+        )
+        self.refs = References(self.root, self.options.draft, self.declared, self.options.registry)
         #: Whether alternatives record what they evaluate (``unevaluated.py``).
         self.tracks_evaluation = self.dialect not in ("4", "6", "7") and uses_keywords(
             ("unevaluatedProperties", "unevaluatedItems"),
@@ -199,6 +202,12 @@ class SchemaContext:
         scope = parent.scope if base == parent.base else self.refs.enter(parent.scope, base)
         return frozenset({self.node(schema, base, pointer, scope)})
 
+    def declared_at(self, node: Node) -> str:
+        """The dialect the document of ``node`` declares (2019-09 apart from 2020-12)."""
+        if "#" in node.pointer:
+            return self.refs.dialects.get(node.pointer.split("#", 1)[0], self.declared)
+        return self.declared
+
     def dialect_at(self, node: Node) -> str:
         """The dialect of the document ``node`` lies in: a registry document that
         declares another draft is read by that draft's keyword set."""
@@ -206,11 +215,13 @@ class SchemaContext:
             return self.refs.dialects.get(node.pointer.split("#", 1)[0], self.dialect)
         return self.dialect
 
-    def resolve(self, ref: str, node: Node, dynamic: bool = False) -> Node:
-        """The node a ``$ref`` (``dynamic``: ``$dynamicRef``) of ``node`` names,
-        in the dynamic scope of ``node`` with the target's resource entered."""
-        if dynamic:
+    def resolve(self, ref: str, node: Node, keyword: str = "$ref") -> Node:
+        """The node a ``$ref`` (``$dynamicRef``, ``$recursiveRef``) of ``node``
+        names, in the dynamic scope of ``node`` with the target's resource entered."""
+        if keyword == "$dynamicRef":
             target = self.refs.resolve_dynamic(ref, node.base, node.pointer, node.scope)
+        elif keyword == "$recursiveRef":
+            target = self.refs.resolve_recursive(ref, node.base, node.pointer, node.scope)
         else:
             target = self.refs.resolve(ref, node.base, node.pointer)
         schema, base, pointer = target

@@ -85,8 +85,14 @@ KEYWORDS: tuple[Keyword, ...] = (
         "anchor, when the static target declares it (the bookend); else as `$ref`",
     ),
     Keyword("$dynamicAnchor", E, "a plain anchor, and a binding for `$dynamicRef`"),
-    Keyword("$recursiveRef", D, "dynamic scoping is not compiled"),
-    Keyword("$recursiveAnchor", A, "only meaningful with `$recursiveRef`"),
+    Keyword(
+        "$recursiveRef",
+        E,
+        "draft 2019-09: to the outermost of the unbroken run of entered resources whose "
+        "roots declare `$recursiveAnchor: true`, when its target's root does; else as "
+        "`$ref`; an annotation in 2020-12",
+    ),
+    Keyword("$recursiveAnchor", E, "draft 2019-09: marks a resource for `$recursiveRef`"),
     # --- numbers
     Keyword("minimum", E, "exact decimal comparison"),
     Keyword("maximum", E, "exact decimal comparison"),

@@ -1,5 +1,6 @@
 """The references family: ``$ref``, ``$id`` (``id`` in draft 4), ``$anchor``,
-``$dynamicRef``/``$dynamicAnchor``, ``registry=``.
+``$dynamicRef``/``$dynamicAnchor``, 2019-09's ``$recursiveRef``/``$recursiveAnchor``,
+``registry=``.
 
 ``References`` indexes the resources (documents and subschemas with an
 identifier) and anchors of one compilation, the root schema's and those of the
@@ -16,7 +17,10 @@ bound to its outermost resource. A ``$dynamicRef`` resolves like ``$ref``;
 when that target declares ``$dynamicAnchor`` with the fragment's name (the
 "bookend"), the outermost binding of the name wins. Nodes are interned with
 their scope, so the same subschema reached through different scopes compiles
-apart; names are finitely many, so recursion stays finite.
+apart; names are finitely many, so recursion stays finite. 2019-09's
+``$recursiveRef`` works alike: when its target's root declares
+``$recursiveAnchor: true``, it goes to the outermost resource of the unbroken
+run of such resources entered last (``RECURSIVE`` in the scope).
 """
 
 from __future__ import annotations
@@ -58,6 +62,9 @@ SCHEMA_PLACES = frozenset(
 )
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+#: The scope entry of 2019-09's recursive anchor (no $dynamicAnchor name starts with "$").
+RECURSIVE = "$recursiveAnchor"
 
 #: A resolved reference: the schema, its base URI and its JSON pointer.
 Target = tuple[Any, str, str]
@@ -155,7 +162,9 @@ class References:
         self._other_drafts: dict[str, str] = {}
         #: Per resource URI: its ``$dynamicAnchor`` names and their anchor URIs.
         self._dynamic: dict[str, dict[str, str]] = {}
-        self._index(root, "", "")
+        #: Resource URIs whose root declares ``$recursiveAnchor: true`` (2019-09).
+        self._recursive: set[str] = set()
+        self._index(root, "", "", dialect == "2019-09")
         #: The dialect of each registry document that declares one of its own.
         self.dialects: dict[str, str] = {}
         for uri, document in registry_documents(registry).items():
@@ -166,11 +175,12 @@ class References:
                     continue
                 self.dialects[uri] = dialect_of(declared)
             self._resources.setdefault(uri, (document, f"{uri}#"))
-            self._index(document, uri, f"{uri}#")
+            self._index(document, uri, f"{uri}#", self.dialects.get(uri, dialect) == "2019-09")
         #: The base URI of the root schema.
         self.root_base = self.base_of(root, "")
-        #: Whether any ``$dynamicAnchor`` is declared (else scopes stay empty).
-        self.has_dynamic = bool(self._dynamic)
+        #: Whether any ``$dynamicAnchor`` or ``$recursiveAnchor`` is declared
+        #: (else scopes stay empty).
+        self.has_dynamic = bool(self._dynamic or self._recursive)
 
     def schema_id(self, schema: Any) -> str | None:
         """The identifier (``$id``, or ``id`` in draft 4) that ``schema`` declares.
@@ -193,9 +203,12 @@ class References:
             return join_uri(base, sid).split("#", 1)[0]
         return base
 
-    def _index(self, schema: Any, base: str, pointer: str) -> None:
+    def _index(self, schema: Any, base: str, pointer: str, recursive: bool) -> None:
         """Record the resources and anchors below ``schema`` (depth first, in
-        document order; iterative, so any nesting depth is indexed)."""
+        document order; iterative, so any nesting depth is indexed);
+        ``recursive``: the document is read as 2019-09 (``$recursiveAnchor``)."""
+        if recursive and isinstance(schema, dict) and schema.get("$recursiveAnchor") is True:
+            self._recursive.add(self.base_of(schema, base))
         stack: list[tuple[Any, str, str]] = [(schema, base, pointer)]
         while stack:
             schema, base, pointer = stack.pop()
@@ -208,6 +221,8 @@ class References:
             if sid is not None and not sid.startswith("#"):
                 base = join_uri(base, sid).split("#", 1)[0]
                 self._resources[base] = (schema, pointer)
+                if recursive and schema.get("$recursiveAnchor") is True:
+                    self._recursive.add(base)
             elif sid is not None and sid.startswith("#") and len(sid) > 1:
                 self._anchors[join_uri(base, sid)] = (schema, base, pointer)
             dynamic = schema.get("$dynamicAnchor") if self.draft == "2020-12" else None
@@ -231,13 +246,29 @@ class References:
 
     def enter(self, scope: Scope, resource: str) -> Scope:
         """``scope`` once ``resource`` is entered: its dynamic anchors bind the
-        names that are not bound yet (the outermost binding wins)."""
+        names that are not bound yet (the outermost binding wins). 2019-09:
+        ``RECURSIVE`` is bound to the outermost resource of the unbroken run of
+        entered resources whose roots declare ``$recursiveAnchor: true``."""
         anchors = self._dynamic.get(resource)
-        if not anchors:
-            return scope
-        bound = {name for name, _ in scope}
-        new = tuple((n, uri) for n, uri in sorted(anchors.items()) if n not in bound)
-        return scope + new if new else scope
+        if anchors:
+            bound = {name for name, _ in scope}
+            scope += tuple((n, uri) for n, uri in sorted(anchors.items()) if n not in bound)
+        if self._recursive:
+            run = [uri for name, uri in scope if name == RECURSIVE]
+            scope = tuple(e for e in scope if e[0] != RECURSIVE)
+            if resource in self._recursive:
+                scope += ((RECURSIVE, run[0] if run else resource),)
+        return scope
+
+    def resolve_recursive(self, ref: str, base: str, pointer: str, scope: Scope) -> Target:
+        """What a 2019-09 ``$recursiveRef`` at ``pointer`` names within ``scope``."""
+        target = self.resolve(ref, base, pointer)
+        if isinstance(target[0], dict) and target[0].get("$recursiveAnchor") is True:
+            for name, uri in scope:
+                if name == RECURSIVE:
+                    schema, root_pointer = self._resources[uri]
+                    return schema, uri, root_pointer
+        return target
 
     def resolve_dynamic(self, ref: str, base: str, pointer: str, scope: Scope) -> Target:
         """What a ``$dynamicRef`` at ``pointer`` names within the dynamic ``scope``."""
@@ -291,7 +322,8 @@ class References:
 
 
 def ref_alts(ctx: SchemaContext, node: Node, ref: Any, keyword: str = "$ref") -> list[Alt]:
-    """The alternatives of the schema a ``$ref`` (or ``$dynamicRef``) of ``node`` names."""
+    """The alternatives of the schema a ``$ref`` (``$dynamicRef``, ``$recursiveRef``)
+    of ``node`` names."""
     if not isinstance(ref, str):
         raise SchemaError(
             f"{keyword} must be a string",
@@ -299,7 +331,7 @@ def ref_alts(ctx: SchemaContext, node: Node, ref: Any, keyword: str = "$ref") ->
             keyword=keyword,
             pointer=f"{node.pointer}/{keyword}",
         )
-    return ctx.ir(ctx.resolve(ref, node, dynamic=keyword == "$dynamicRef"))
+    return ctx.ir(ctx.resolve(ref, node, keyword))
 
 
 __all__ = [

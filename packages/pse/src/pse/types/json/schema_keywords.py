@@ -88,7 +88,8 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
     if "const" in schema:
         pointer = ptr(node, "const")
         alts = intersect(alts, value_alts(ctx, schema["const"], pointer), "const", pointer)
-    for keyword in ("$ref", "$dynamicRef"):
+    recursive = ["$recursiveRef"] if ctx.declared_at(node) == "2019-09" else []  # not in 2020-12
+    for keyword in ["$ref", "$dynamicRef", *recursive]:
         if keyword in schema:
             target = ref_alts(ctx, node, schema[keyword], keyword)
             alts = intersect(alts, target, keyword, ptr(node, keyword))
