@@ -95,6 +95,14 @@ def _sweep_cases() -> list[Any]:
     return [pytest.param(case, id=case.id) for case in SWEEP.cases]
 
 
+class StuckEngine(StructuringEngine):
+    """An engine whose masks allow no token (the loops must raise NoValidTokenError)."""
+
+    def fill_bitmask(self, out: Any) -> int:
+        out[:] = 0
+        return 0
+
+
 class BadInputCases:
     """Bad inputs on the real model; a suite defines :meth:`run_generate`."""
 
@@ -142,13 +150,8 @@ class BadInputCases:
             self.generate_text(model, tok, "Describe a person as JSON.", False, max_new_tokens=3)
 
     def test_nothing_allowed_raises(self, smollm: tuple[Any, Any]) -> None:
-        class Stuck(StructuringEngine):
-            def fill_bitmask(self, out: Any) -> int:
-                out[:] = 0
-                return 0
-
         model, tok = smollm
-        model.engine = Stuck(tok)
+        model.engine = StuckEngine(tok)
         model.engine.configure(PERSON)
         with pytest.raises(NoValidTokenError, match="no token is allowed"):
             self.generate_text(model, tok, "Describe a person as JSON.", False, max_new_tokens=8)
@@ -271,10 +274,7 @@ class ModelCases(BadInputCases):
         model, tok = smollm
         model.engine = StructuringEngine(tok, multi_token_sampling=True)
         model.engine.configure(case["schema"])
-        prompt = (
-            f"Produce a JSON instance of this JSON Schema:\n{json.dumps(case['schema'])}\n"
-            f"For example: {json.dumps(case['instance'])}"
-        )
+        prompt = model_sweep.bench_prompt(case)
         text = self.generate_text(model, tok, prompt, do_sample, max_new_tokens=400, seed=7)
         jsonschema.validate(json.loads(text), case["schema"])
 
@@ -288,14 +288,12 @@ class ModelCases(BadInputCases):
         model, tok = smollm
         engine = StructuringEngine(tok, multi_token_sampling=True)
         engine.configure(case.schema)
-        plan = engine.completion_token_ids()
-        budget = model_sweep.new_token_budget(None if plan is None else len(plan))
+        budget = model_sweep.sweep_budget(engine)
         model.engine = engine
         text = self.generate_text(
             model, tok, case.prompt, do_sample, max_new_tokens=budget, seed=case.seed
         )
-        errors = list(model_sweep.validator(case.schema).iter_errors(json.loads(text)))
-        assert not errors, f"{case.id}: {errors[0].message}: {text!r}"
+        model_sweep.check_output(case.id, case.schema, text, engine)
 
 
 def random_mask(rng: np.random.Generator, rows: int, vocab: int) -> np.ndarray:

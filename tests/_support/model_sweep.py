@@ -248,6 +248,31 @@ def validator(schema: Any) -> Any:
     return cls(schema)
 
 
+def sweep_budget(engine: Any) -> int:
+    """``max_new_tokens`` for a configured engine (see :func:`new_token_budget`)."""
+    plan = engine.completion_token_ids()
+    return new_token_budget(None if plan is None else len(plan))
+
+
+def bench_prompt(case: dict[str, Any]) -> str:
+    """The prompt of a ``../shared/bench/schemas.json`` case: its schema and instance."""
+    return (
+        f"Produce a JSON instance of this JSON Schema:\n{json.dumps(case['schema'])}\n"
+        f"For example: {json.dumps(case['instance'])}"
+    )
+
+
+def check_output(where: str, schema: Any, text: str, engine: Any) -> None:
+    """``text`` parses, validates against ``schema`` and is what ``engine`` reports."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise AssertionError(f"{where}: not JSON ({exc}): {text!r}") from None
+    errors = sorted(validator(schema).iter_errors(value), key=str)
+    assert not errors, f"{where}: {errors[0].message} at {list(errors[0].path)}: {text!r}"
+    assert engine.get_structured_output() == value, where
+
+
 def first_json_value(text: str) -> tuple[bool, Any]:
     """The JSON value that starts at the first ``{`` or ``[`` of free text: ``(found, value)``.
 

@@ -329,8 +329,9 @@ def test_whitespace_state_machine() -> None:
             PhraseStateMachine("value"),
         ]
     )
-    for text in ("key=value", "key = value", "key  =  value"):
+    for text in ("key=value", "key = value", "key  =  value", "key\n=\tvalue"):
         assert matches(assignment_sm, text)
+    assert not matches(assignment_sm, "key = val ue") and not matches(assignment_sm, " key=value")
 
 
 # ------------------------------------------------------------- formats.md
@@ -360,6 +361,7 @@ def test_json_state_machine_and_any_schema() -> None:
     )
     assert value(complex_sm, '"s"') == "s" and value(complex_sm, "3") == 3
     assert value(complex_sm, '{"status": "error"}') == {"status": "error"}
+    assert not matches(complex_sm, '{"status": "other"}')
     assert not matches(complex_sm, '{"status": "maybe"}')
 
 

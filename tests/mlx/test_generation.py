@@ -17,6 +17,7 @@ import jsonschema
 import mlx.core as mx
 import pytest
 from _support import model_sweep
+from _support.adapter_cases import StuckEngine
 from mlx_lm import generate, stream_generate
 from mlx_lm.generate import generate_step
 from mlx_lm.models.cache import load_prompt_cache, make_prompt_cache, save_prompt_cache
@@ -186,13 +187,8 @@ def test_without_structure_mlx_lm_runs_unchanged(smollm: tuple[Any, Any], config
 
 
 def test_no_token_allowed_raises(smollm: tuple[Any, Any]) -> None:
-    class Stuck(StructuringEngine):
-        def fill_bitmask(self, out: Any) -> int:
-            out[:] = 0
-            return 0
-
     model, tok = smollm
-    model.engine = Stuck(tok)
+    model.engine = StuckEngine(tok)
     model.engine.configure(NAME_SCHEMA)
     with pytest.raises(NoValidTokenError, match="no token is allowed"):
         model.generate(model_sweep.chat_ids(tok, "Hi."), max_tokens=5)

@@ -10,7 +10,6 @@ with ``jsonschema`` (the validator of the schema's own draft).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import mlx.core as mx
@@ -40,16 +39,11 @@ def test_schema_sweep(
     model, tok = smollm
     engine = StructuringEngine(tok, multi_token_sampling=True)
     engine.configure(case.schema)
-    plan = engine.completion_token_ids()
-    budget = model_sweep.new_token_budget(None if plan is None else len(plan))
+    budget = model_sweep.sweep_budget(engine)
     model.engine = engine
     mx.random.seed(case.seed)
     sampler = make_sampler(temp=0.8) if do_sample else None
     ids = model.generate(model_sweep.chat_ids(tok, case.prompt), max_tokens=budget, sampler=sampler)
     assert ids and ids[-1] in engine.native_vocabulary.eos_token_ids, f"{case.id}: did not finish"
     assert len(ids) <= budget
-    text = tok.decode(ids[:-1])
-    value = json.loads(text)
-    errors = list(model_sweep.validator(case.schema).iter_errors(value))
-    assert not errors, f"{case.id}: {errors[0].message}: {text!r}"
-    assert value == engine.get_structured_output()
+    model_sweep.check_output(case.id, case.schema, tok.decode(ids[:-1]), engine)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -62,9 +63,16 @@ def assert_valid(step: Step, machine: AgentStateMachine, tokenizer: Any) -> None
     assert engine.has_reached_accept_state
 
 
-def test_plan_tool_call_then_reply(inference: Any, weather_tool: Tool) -> None:
-    """Plan, call a tool, see its result in the next prompt, reply with send_message."""
-    tokenizer = inference.frontend.tokenizer.hf
+def weather_session(
+    inference: Any, weather_tool: Tool, after_second: Callable[[list[int]], None] | None = None
+) -> Agent:
+    """Plan, call get_weather, see its result in the next prompt, reply with send_message.
+
+    ``after_second(prompt)`` runs once the second step is generated (before its action
+    is taken), with the token ids of the prompt it was generated from.
+    """
+    frontend = inference.frontend
+    tokenizer = frontend.tokenizer.hf
     agent = make_agent(inference, [weather_tool])
     agent.max_steps = 1
 
@@ -83,11 +91,13 @@ def test_plan_tool_call_then_reply(inference: Any, weather_tool: Tool) -> None:
     agent.add_tools(send_message, reset_system_prompt=True)
     assert "send_message" in agent.memory[0].content
     second_machine = agent.state_machine
-    prompt = inference.frontend.tokenizer.encode([i.to_dict() for i in agent.memory])
-    assert "sunny, 21 degrees" in inference.frontend.tokenizer.decode(prompt)
+    prompt = frontend.tokenizer.encode([i.to_dict() for i in agent.memory])
+    assert "sunny, 21 degrees" in frontend.tokenizer.decode(prompt)
 
     agent.can_act = True
     second = asyncio.run(agent.generate_action())
+    if after_second is not None:
+        after_second(prompt)
     asyncio.run(agent.take_action(second))
     assert_valid(second, second_machine, tokenizer)
     assert second.tool_call is not None and second.tool_call.name == "send_message"
@@ -95,6 +105,12 @@ def test_plan_tool_call_then_reply(inference: Any, weather_tool: Tool) -> None:
     assert reply.role is Interaction.Role.ASSISTANT and reply.content
     assert agent.can_act is False  # send_message waits for the user
     assert [s.tool_call.name for s in agent.steps if s.tool_call] == ["get_weather", "send_message"]
+    return agent
+
+
+def test_plan_tool_call_then_reply(inference: Any, weather_tool: Tool) -> None:
+    """Plan, call a tool, see its result in the next prompt, reply with send_message."""
+    weather_session(inference, weather_tool)
 
 
 def test_failing_tools_become_error_interactions(inference: Any) -> None:

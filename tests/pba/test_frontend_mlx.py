@@ -8,7 +8,6 @@ skip elsewhere. The missing-MLX tests run everywhere: where MLX is installed, th
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 import time
@@ -17,9 +16,8 @@ from typing import Any
 
 import pytest
 from agent.llm.frontend import FRONTENDS
-from agent.system.interaction import Interaction
 from agent.tools import Tool
-from pba.test_agent import assert_valid, make_agent
+from pba.test_agent import weather_session
 
 NAME_SCHEMA = {
     "type": "object",
@@ -86,38 +84,13 @@ def test_plan_tool_call_then_reply_on_mlx(mlx_inference: Any, weather_tool: Tool
     the prompt cache up to where the prompts differ), then plan + send_message."""
     frontend = mlx_inference.frontend
     assert type(frontend).__name__ == "MLXInference" and frontend.supports_reusing_prompt_cache()
-    tokenizer = frontend.tokenizer.hf
-    agent = make_agent(mlx_inference, [weather_tool])
-    agent.max_steps = 1
     started, cpu = time.perf_counter(), time.process_time()
 
-    first_machine = agent.state_machine
-    [first] = asyncio.run(agent.respond("What is the weather in Paris?"))
-    assert_valid(first, first_machine, tokenizer)
-    assert first.identifiers()[0] in {"thinking", "scratchpad", "inner_monologue"}
-    assert first.tool_call is not None and first.tool_call.name == "get_weather"
-    [result] = first.results
-    assert "sunny, 21 degrees" in result.content and not result.is_error
-    assert agent.memory[-1] is result
+    def reads_the_cache(prompt: list[int]) -> None:
+        assert 0 < frontend.reused_tokens < len(prompt)  # the unchanged start of the prompt
+        assert frontend.cached_tokens[: len(prompt)] == prompt
 
-    send_message = Tool.load(file_name="send_message")
-    del agent.tools["get_weather"]
-    agent.add_tools(send_message, reset_system_prompt=True)
-    second_machine = agent.state_machine
-    prompt = frontend.tokenizer.encode([i.to_dict() for i in agent.memory])
-    assert "sunny, 21 degrees" in frontend.tokenizer.decode(prompt)
-
-    agent.can_act = True
-    second = asyncio.run(agent.generate_action())
-    assert 0 < frontend.reused_tokens < len(prompt)  # the unchanged start of the prompt
-    assert frontend.cached_tokens[: len(prompt)] == prompt
-    asyncio.run(agent.take_action(second))
-    assert_valid(second, second_machine, tokenizer)
-    assert second.tool_call is not None and second.tool_call.name == "send_message"
-    [reply] = second.results
-    assert reply.role is Interaction.Role.ASSISTANT and reply.content
-    assert agent.can_act is False
-    assert [s.tool_call.name for s in agent.steps if s.tool_call] == ["get_weather", "send_message"]
+    agent = weather_session(mlx_inference, weather_tool, reads_the_cache)
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     tokens = sum(len(step.token_ids) for step in agent.steps)
     print(f"\nMLX agent session: 2 steps, {tokens} tokens, {seconds:.1f} s ({cpu:.1f} s CPU)")

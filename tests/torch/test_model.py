@@ -107,12 +107,8 @@ def test_bench_schemas_validate(
     model, tok = smollm
     model.engine = StructuringEngine(tok, multi_token_sampling=True)
     model.engine.configure(case["schema"])
-    prompt = (
-        f"Produce a JSON instance of this JSON Schema:\n{json.dumps(case['schema'])}\n"
-        f"For example: {json.dumps(case['instance'])}"
-    )
     torch.manual_seed(7)
-    text = _generate(model, tok, prompt, do_sample, max_new_tokens=400)
+    text = _generate(model, tok, model_sweep.bench_prompt(case), do_sample, max_new_tokens=400)
     jsonschema.validate(json.loads(text), case["schema"])
 
 
@@ -166,16 +162,9 @@ def test_schema_sweep(smollm: tuple[Any, Any], case: model_sweep.SweepCase) -> N
     engine = StructuringEngine(tok, multi_token_sampling=True)
     engine.configure(case.schema)
     assert engine.budget_aware
-    plan = engine.completion_token_ids()
-    max_new_tokens = model_sweep.new_token_budget(None if plan is None else len(plan))
+    max_new_tokens = model_sweep.sweep_budget(engine)
     model.engine = engine
     torch.manual_seed(case.seed)
     text = _generate(model, tok, case.prompt, do_sample, max_new_tokens=max_new_tokens)
     where = f"{case.id} ({'sampled' if do_sample else 'greedy'}, seed {case.seed})"
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        pytest.fail(f"{where}: not JSON ({exc}): {text!r}")
-    errors = sorted(model_sweep.validator(case.schema).iter_errors(value), key=str)
-    assert not errors, f"{where}: {errors[0].message} at {list(errors[0].path)}: {text!r}"
-    assert engine.get_structured_output() == value
+    model_sweep.check_output(where, case.schema, text, engine)

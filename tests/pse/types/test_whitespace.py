@@ -5,9 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pse.types.base.chain import ChainStateMachine
 from pse.types.base.character import CharacterStateMachine
-from pse.types.base.phrase import PhraseStateMachine
 from pse.types.whitespace import WhitespaceStateMachine
 
 
@@ -42,24 +40,6 @@ def test_required_whitespace(harness):
     at_least_three = WhitespaceStateMachine(min_whitespace=3)
     assert not harness.matches(at_least_three, "  ")
     assert harness.matches(at_least_three, "   ")
-
-
-def test_assignment_integration(harness):
-    assignment_sm = ChainStateMachine(
-        [
-            PhraseStateMachine("key"),
-            WhitespaceStateMachine(),
-            PhraseStateMachine("="),
-            WhitespaceStateMachine(),
-            PhraseStateMachine("value"),
-        ]
-    )
-    assert harness.matches(assignment_sm, "key=value")
-    assert harness.matches(assignment_sm, "key = value")
-    assert harness.matches(assignment_sm, "key  =  value")
-    assert harness.matches(assignment_sm, "key\n=\tvalue")
-    assert not harness.matches(assignment_sm, "key = val ue")
-    assert not harness.matches(assignment_sm, " key=value")
 
 
 @given(

@@ -7,30 +7,6 @@ import pytest
 from _support.json_schema import compiled, valid
 from pse_core.errors import SchemaError
 
-from pse.types.json.any_json_schema import AnySchemaStateMachine
-
-
-def test_docs_example(harness):
-    sm = AnySchemaStateMachine(
-        schemas=[
-            {"type": "string"},
-            {"type": "number"},
-            {
-                "type": "object",
-                "properties": {
-                    "status": {"type": "string", "enum": ["success", "error"]},
-                    "data": {"type": "object"},
-                },
-                "required": ["status"],
-            },
-        ],
-        context={},
-    )
-    assert harness.matches(sm, '"x"')
-    assert harness.matches(sm, "3")
-    assert harness.matches(sm, '{"status": "error"}')
-    assert not harness.matches(sm, '{"status": "other"}')
-
 
 def test_one_of_disjoint_by_discriminator():
     sm = compiled(
