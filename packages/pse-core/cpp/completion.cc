@@ -4,6 +4,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <queue>
 #include <unordered_map>
@@ -18,10 +19,18 @@ namespace {
 
 constexpr std::size_t kInf = std::numeric_limits<std::size_t>::max() / 4;
 
+bool allows(const ByteSet* alphabet, std::uint8_t b) {
+  return !alphabet || ((*alphabet)[b >> 6] >> (b & 63)) & 1;
+}
+
 /// Shortest bytes that take a leaf from (state, local) to acceptance; with
-/// `need_byte`, at least one byte (a fresh leaf must consume something).
+/// `need_byte`, at least one byte (a fresh leaf must consume something); with
+/// `alphabet`, only its bytes. `searched_all` tells whether a nullopt means
+/// "none" (true) or that the search gave up at its size limit.
 std::optional<std::string> leaf_completion(Kind kind, const StateMachine& n, std::int32_t state,
-                                           std::uint64_t local, bool need_byte) {
+                                           std::uint64_t local, bool need_byte,
+                                           const ByteSet* alphabet,
+                                           bool* searched_all = nullptr) {
   struct Node {
     std::int32_t state;
     std::uint64_t local;
@@ -38,6 +47,7 @@ std::optional<std::string> leaf_completion(Kind kind, const StateMachine& n, std
     Node cur = std::move(queue.front());
     queue.pop_front();
     for (int b = 0; b < 256; ++b) {
+      if (!allows(alphabet, static_cast<std::uint8_t>(b))) continue;
       std::int32_t s = cur.state;
       std::uint64_t l = cur.local;
       if (!leaf::step(kind, n, s, l, static_cast<std::uint8_t>(b))) continue;
@@ -46,14 +56,17 @@ std::optional<std::string> leaf_completion(Kind kind, const StateMachine& n, std
       if (seen.insert(key(s, l)).second) queue.push_back(Node{s, l, std::move(bytes)});
     }
   }
+  if (searched_all) *searched_all = queue.empty();
   return std::nullopt;
 }
 
-/// Minimum lengths of every node, by fixpoint over the grammar (recursion-safe).
+/// Minimum lengths of every node, by fixpoint over the grammar (recursion-safe),
+/// over every byte or over an alphabet (each public call names which).
 class MinLengths {
  public:
-  std::optional<std::string> shortest(const StateMachine* node) {
+  std::optional<std::string> shortest(const StateMachine* node, const ByteSet* alphabet) {
     std::lock_guard<std::mutex> lock(mutex_);
+    use(alphabet);
     node = node->resolve();
     solve(node);
     if (len(node) >= kInf) return std::nullopt;
@@ -63,8 +76,10 @@ class MinLengths {
   }
 
   /// Shortest path (bytes) in graph `g` from state `s` to an end state.
-  std::optional<std::string> graph_rest(const StateMachine* g, std::int32_t s) {
+  std::optional<std::string> graph_rest(const StateMachine* g, std::int32_t s,
+                                        const ByteSet* alphabet) {
     std::lock_guard<std::mutex> lock(mutex_);
+    use(alphabet);
     solve(g);
     std::size_t n = g->states.size();
     std::vector<std::size_t> dist(n, kInf);
@@ -100,31 +115,78 @@ class MinLengths {
     return out;
   }
 
-  std::size_t length(const StateMachine* node) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    node = node->resolve();
-    solve(node);
-    return len(node);
-  }
 
  private:
-  // Solved nodes keep their results (min_len_cache); a solve in progress
-  // keeps its estimates in `temp_`.
+  /// Results over an alphabet, kept here rather than on the nodes: a node
+  /// freed and another allocated at its address is told apart by `node`.
+  struct Spelled {
+    std::weak_ptr<const StateMachine> node;
+    std::size_t len = SIZE_MAX;
+    std::string leaf;
+  };
+
+  void use(const ByteSet* alphabet) {
+    alpha_ = alphabet;
+    if (!alphabet || *alphabet == spell_alphabet_) return;
+    spell_alphabet_ = *alphabet;  // one alphabet at a time (one vocabulary, as a rule)
+    spelled_.clear();
+  }
+
+  /// The alphabet's entry for `n`, if it is about that node (null otherwise).
+  Spelled* spelled(const StateMachine* n) {
+    auto it = spelled_.find(n);
+    if (it == spelled_.end()) return nullptr;
+    if (it->second.node.expired()) {
+      spelled_.erase(it);
+      return nullptr;
+    }
+    return &it->second;
+  }
+
+  // Solved nodes keep their results (min_len_cache / min_leaf_cache over every
+  // byte, `spelled_` over the alphabet); a solve in progress keeps its
+  // estimates in `temp_`.
+  bool solved(const StateMachine* n) {
+    if (!alpha_) return n->min_len_cache != SIZE_MAX;
+    Spelled* e = spelled(n);
+    return e && e->len != SIZE_MAX;
+  }
+  void store(const StateMachine* n, std::size_t v) {
+    if (!alpha_) {
+      n->min_len_cache = v;
+      return;
+    }
+    Spelled& e = spelled_[n];
+    e.node = n->weak_from_this();
+    e.len = v;
+  }
+  std::string& leaf_bytes(const StateMachine* n) {
+    if (!alpha_) return n->min_leaf_cache;
+    Spelled& e = spelled_[n];
+    if (e.node.expired()) e = Spelled{n->weak_from_this(), SIZE_MAX, {}};
+    return e.leaf;
+  }
+
   std::size_t len(const StateMachine* n) {
-    if (n->min_len_cache != SIZE_MAX) return n->min_len_cache;
+    if (solved(n)) return alpha_ ? spelled(n)->len : n->min_len_cache;
     auto it = temp_.find(n);
     return it == temp_.end() ? kInf : it->second;
   }
 
-  void collect(const StateMachine* node, std::vector<const StateMachine*>& all) {
+  /// Unsolved nodes below `node` into `all`. Over an alphabet the walk goes
+  /// through solved nodes too: another alphabet may have taken a child's slot.
+  void collect(const StateMachine* node, std::vector<const StateMachine*>& all,
+               std::unordered_set<const StateMachine*>& seen) {
     node = node->resolve();
-    if (node->min_len_cache != SIZE_MAX || temp_.count(node)) return;
-    temp_[node] = kInf;
-    all.push_back(node);
+    if (temp_.count(node) || (solved(node) && (!alpha_ || !seen.insert(node).second))) return;
+    if (!solved(node)) {
+      temp_[node] = kInf;
+      all.push_back(node);
+    }
     for (const auto& st : node->states)
-      for (const Edge& e : st.edges) collect(e.machine.get(), all);
-    if (node->child) collect(node->child.get(), all);
-    if (node->separator) collect(node->separator.get(), all);
+      for (const Edge& e : st.edges) collect(e.machine.get(), all, seen);
+    if (node->child) collect(node->child.get(), all, seen);
+    if (node->separator) collect(node->separator.get(), all, seen);
   }
 
   std::size_t weight(const StateMachine* c) {
@@ -156,12 +218,14 @@ class MinLengths {
       }
       case Kind::kWaitFor: {
         std::size_t c = len(n->child->resolve());
+        if (n->buffer_length > 0 && !allows(alpha_, ' ')) return kInf;
         return c >= kInf ? kInf : c + static_cast<std::size_t>(std::max(n->buffer_length, 0));
       }
       default: {
         if (temp_[n] < kInf) return temp_[n];  // leaves depend on nothing: solved once
-        auto s = leaf_completion(n->kind, *n, n->kind == Kind::kDfa ? n->start : 0, 0, true);
-        if (s) n->min_leaf_cache = *s;
+        auto s = leaf_completion(n->kind, *n, n->kind == Kind::kDfa ? n->start : 0, 0, true,
+                                 alpha_);
+        if (s) leaf_bytes(n) = *s;
         return s ? s->size() : kInf;
       }
     }
@@ -169,7 +233,8 @@ class MinLengths {
 
   void solve(const StateMachine* root) {
     std::vector<const StateMachine*> all;
-    collect(root, all);
+    std::unordered_set<const StateMachine*> seen;
+    collect(root, all, seen);
     for (bool changed = true; changed;) {
       changed = false;
       for (const StateMachine* n : all) {
@@ -180,7 +245,7 @@ class MinLengths {
         }
       }
     }
-    for (const StateMachine* n : all) n->min_len_cache = temp_[n];  // kInf: matches nothing
+    for (const StateMachine* n : all) store(n, temp_[n]);  // kInf: matches nothing
     temp_.clear();
   }
 
@@ -227,12 +292,15 @@ class MinLengths {
         build(n->child.get(), out);
         return;
       default:
-        out += n->min_leaf_cache;
+        out += leaf_bytes(n);
         return;
     }
   }
 
   std::mutex mutex_;
+  const ByteSet* alpha_ = nullptr;  // the current call's alphabet (null: every byte)
+  ByteSet spell_alphabet_{};        // the alphabet `spelled_` is about
+  std::unordered_map<const StateMachine*, Spelled> spelled_;
   std::unordered_map<const StateMachine*, std::size_t> temp_;
 };
 
@@ -242,44 +310,47 @@ MinLengths& lengths() {
 }
 
 /// Bytes that finish frame `f` itself (its parent not included).
-std::optional<std::string> finish_frame(const Frame* f) {
+std::optional<std::string> finish_frame(const Frame* f, const ByteSet* alphabet) {
   const StateMachine& n = *f->node;
   switch (f->kind) {
     case Kind::kGraph: {
       if (f->consumed() && n.states[f->state].is_end) return std::string();
-      return lengths().graph_rest(&n, f->state);
+      return lengths().graph_rest(&n, f->state, alphabet);
     }
     case Kind::kLoop: {
-      std::size_t count = f->local;
-      std::string out;
-      const StateMachine* elem = n.child->resolve();
-      auto e = lengths().shortest(elem);
+      // State 0: an element must come (no separator before it); state 1: an
+      // element ended, and each further one comes after a separator.
+      bool must = f->state == 0;
+      std::size_t have = f->local + (must ? 1 : 0);
+      std::size_t needed = (must ? 1 : 0) + (have < n.min_count ? n.min_count - have : 0);
+      if (needed == 0) return std::string();
+      auto e = lengths().shortest(n.child->resolve(), alphabet);
       if (!e) return std::nullopt;
-      std::optional<std::string> sep;
-      if (n.separator && !n.separator->resolve()->nullable()) sep = lengths().shortest(n.separator.get());
-      if (f->state == 0) {  // an element must come
-        out += *e;
-        ++count;
+      std::string sep;
+      if ((needed > 1 || !must) && n.separator && !n.separator->resolve()->nullable()) {
+        auto s = lengths().shortest(n.separator.get(), alphabet);
+        if (!s) return std::nullopt;
+        sep = std::move(*s);
       }
-      while (count < n.min_count) {
-        if (sep) out += *sep;
-        out += *e;
-        ++count;
-      }
+      std::string out;
+      for (std::size_t i = 0; i < needed; ++i) out += (i > 0 || !must ? sep : std::string()) + *e;
       return out;
     }
     case Kind::kWaitFor: {
       if (f->state >= 2) return std::string();
       std::string out;
-      if (f->state == 0) out.append(static_cast<std::size_t>(std::max(n.buffer_length, 0)), ' ');
-      auto c = lengths().shortest(n.child.get());
+      if (f->state == 0 && n.buffer_length > 0) {
+        if (!allows(alphabet, ' ')) return std::nullopt;
+        out.append(static_cast<std::size_t>(n.buffer_length), ' ');
+      }
+      auto c = lengths().shortest(n.child.get(), alphabet);
       if (!c) return std::nullopt;
       return out + *c;
     }
     case Kind::kExternal:
       return std::nullopt;
     default:
-      return leaf_completion(f->kind, n, f->state, f->local, !f->consumed());
+      return leaf_completion(f->kind, n, f->state, f->local, !f->consumed(), alphabet);
   }
 }
 
@@ -302,16 +373,96 @@ Frame advance_parent(const Frame* f) {
 
 }  // namespace
 
-std::optional<std::string> shortest_match(const StateMachine* node) {
-  return lengths().shortest(node);
+ByteSet single_byte_tokens(const TrieMap& trie) {
+  ByteSet bytes{};
+  const auto& nodes = trie.nodes();
+  if (nodes.empty()) return bytes;
+  for (std::uint32_t c = 1; c < nodes[0].end; c = nodes[c].end)
+    if (nodes[c].ids_end > nodes[c].ids_begin) bytes[nodes[c].byte >> 6] |= 1ull << (nodes[c].byte & 63);
+  return bytes;
 }
 
-std::optional<std::string> shortest_completion(const Frame* top, std::uint32_t root_depth) {
+bool accepts_nothing(const StateMachine* root) {
+  // Least fixpoint of "may match some string", starting from "matches
+  // nothing": what is unknown here (Python-defined nodes, grammars, a leaf
+  // search cut short) may match, so only a provably empty language is reported.
+  std::vector<const StateMachine*> all;
+  std::unordered_set<const StateMachine*> seen, may;
+  std::vector<const StateMachine*> stack{root->resolve()};
+  while (!stack.empty()) {
+    const StateMachine* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    all.push_back(n);
+    if (n->external) continue;
+    for (const auto& st : n->states)
+      for (const Edge& e : st.edges) stack.push_back(e.machine->resolve());
+    if (n->child) stack.push_back(n->child->resolve());
+    if (n->separator) stack.push_back(n->separator->resolve());
+  }
+  auto passable = [&](const StateMachine* c) {
+    c = c->resolve();
+    return may.count(c) || c->nullable();
+  };
+  auto evaluate = [&](const StateMachine* n) {
+    if (n->external || n->is_optional || n->nullable()) return true;
+    switch (n->kind) {
+      case Kind::kGraph: {
+        if (n->start < 0 || static_cast<std::size_t>(n->start) >= n->states.size()) return false;
+        std::vector<std::int32_t> reached{n->start};
+        std::vector<bool> in(n->states.size(), false);
+        in[n->start] = true;
+        for (std::size_t i = 0; i < reached.size(); ++i) {
+          const GraphState& st = n->states[reached[i]];
+          if (st.is_end) return true;
+          for (const Edge& e : st.edges)
+            if (!in[e.target] && passable(e.machine.get())) {
+              in[e.target] = true;
+              reached.push_back(e.target);
+            }
+        }
+        return false;
+      }
+      case Kind::kLoop:
+        return passable(n->child.get()) &&
+               (n->min_count < 2 || !n->separator || passable(n->separator.get()));
+      case Kind::kWaitFor:
+        return passable(n->child.get());
+      default: {
+        if (!leaf::is_leaf(n->kind)) return true;  // grammars and anything new: unknown
+        const std::int32_t start = n->kind == Kind::kDfa ? n->start : 0;
+        if (leaf::accepting(n->kind, *n, start, 0)) return true;  // the empty string
+        bool searched_all = false;
+        auto s = leaf_completion(n->kind, *n, start, 0, true, nullptr, &searched_all);
+        return s.has_value() || !searched_all;
+      }
+    }
+  };
+  // Leaves first (their searches run once), then the rest until nothing changes.
+  for (const StateMachine* n : all)
+    if (leaf::is_leaf(n->kind) && evaluate(n)) may.insert(n);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const StateMachine* n : all)
+      if (!leaf::is_leaf(n->kind) && !may.count(n) && evaluate(n)) {
+        may.insert(n);
+        changed = true;
+      }
+  }
+  return !may.count(root->resolve());
+}
+
+std::optional<std::string> shortest_match(const StateMachine* node) {
+  return lengths().shortest(node, nullptr);
+}
+
+std::optional<std::string> shortest_completion(const Frame* top, std::uint32_t root_depth,
+                                               const ByteSet* alphabet) {
   if (top->done()) return std::string();
   std::string out;
   Frame cur = *top;
   for (;;) {
-    auto part = finish_frame(&cur);
+    auto part = finish_frame(&cur, alphabet);
     if (!part) return std::nullopt;
     out += *part;
     if (cur.depth <= root_depth || !cur.parent) return out;

@@ -16,17 +16,34 @@
 namespace pse {
 
 namespace {
-std::optional<std::string> best_completion(const std::vector<PathPtr>& paths);
+std::optional<std::string> best_completion(const std::vector<PathPtr>& paths,
+                                           const ByteSet* alphabet);
+
+/// Fewest tokens that spell the shortest completion from `paths` (nullopt:
+/// unknown). When the shortest bytes have no spelling (a byte no token holds),
+/// the shortest completion over the vocabulary's one-byte tokens is taken.
+std::optional<std::vector<std::int32_t>> completion_ids(const Vocabulary& vocab,
+                                                        const std::vector<PathPtr>& paths) {
+  auto bytes = best_completion(paths, nullptr);
+  if (!bytes) return std::nullopt;
+  if (bytes->empty()) return std::vector<std::int32_t>{};
+  auto ids = fewest_tokens(vocab.trie(), *bytes);
+  if (!ids.empty()) return ids;
+  ByteSet spellable = single_byte_tokens(vocab.trie());
+  if (spellable == ByteSet{~0ull, ~0ull, ~0ull, ~0ull}) return std::nullopt;
+  bytes = best_completion(paths, &spellable);
+  if (!bytes) return std::nullopt;
+  ids = fewest_tokens(vocab.trie(), *bytes);
+  if (ids.empty()) return std::nullopt;
+  return ids;
+}
 
 /// Fewest tokens that complete the structure from `paths` (nullopt: unknown).
 std::optional<std::size_t> completion_size(const Vocabulary& vocab,
                                            const std::vector<PathPtr>& paths) {
-  auto bytes = best_completion(paths);
-  if (!bytes) return std::nullopt;
-  if (bytes->empty()) return 0;
-  std::size_t n = fewest_tokens(vocab.trie(), *bytes).size();
-  if (n == 0) return std::nullopt;
-  return n;
+  auto ids = completion_ids(vocab, paths);
+  if (!ids) return std::nullopt;
+  return ids->size();
 }
 }  // namespace
 
@@ -39,7 +56,7 @@ Engine::Sharing settle(const StateMachine* node, std::unordered_set<const StateM
   using Sharing = Engine::Sharing;
   if (!node || !seen.insert(node).second) return Sharing::kParallel;
   if (node->external) return Sharing::kPython;
-  Sharing worst = Sharing::kParallel;
+  Sharing worst = node->kind == Kind::kGrammar ? Sharing::kSerial : Sharing::kParallel;
   auto visit = [&](const StateMachine* child) { worst = std::max(worst, settle(child, seen)); };
   for (const auto& st : node->states)
     for (const auto& e : st.edges) visit(e.machine.get());
@@ -103,9 +120,6 @@ std::vector<MaskStatus> fill_masks(const std::vector<Engine*>& engines,
     }
   };
   // Remembered masks are copies: cheaper here than a hand-off to a thread.
-  // So are a few walks (a few µs each, where waking the pool's threads costs
-  // about as much and a loaded machine may not run them at once).
-  constexpr std::size_t kPoolFromWalks = 4;
   std::vector<std::size_t> walks;
   for (std::size_t i : parallel) {
     try {
@@ -114,7 +128,7 @@ std::vector<MaskStatus> fill_masks(const std::vector<Engine*>& engines,
       errors[i] = std::current_exception();
     }
   }
-  if (walks.size() >= kPoolFromWalks)
+  if (walks.size() > 1)
     parallel_for(walks.size(), threads, [&](std::size_t k) { fill(walks[k]); });
   else
     for (std::size_t i : walks) fill(i);
@@ -348,7 +362,8 @@ bool Engine::consume_text(std::string_view text, bool token_healing) {
 
 namespace {
 
-std::optional<std::string> best_completion(const std::vector<PathPtr>& paths) {
+std::optional<std::string> best_completion(const std::vector<PathPtr>& paths,
+                                           const ByteSet* alphabet) {
   Arena arena;
   Runtime rt(arena, false);
   std::optional<std::string> best;
@@ -356,7 +371,7 @@ std::optional<std::string> best_completion(const std::vector<PathPtr>& paths) {
     Positions closed;
     close_path(rt, *p, closed);
     for (const Frame* f : closed) {
-      auto c = shortest_completion(f, p->root_depth);
+      auto c = shortest_completion(f, p->root_depth, alphabet);
       if (c && (!best || c->size() < best->size())) best = std::move(c);
     }
   }
@@ -365,15 +380,12 @@ std::optional<std::string> best_completion(const std::vector<PathPtr>& paths) {
 
 }  // namespace
 
-std::optional<std::string> Engine::shortest_completion() const { return best_completion(paths_); }
+std::optional<std::string> Engine::shortest_completion() const {
+  return best_completion(paths_, nullptr);
+}
 
 std::optional<std::vector<std::int32_t>> Engine::completion_tokens() const {
-  auto bytes = shortest_completion();
-  if (!bytes) return std::nullopt;
-  if (bytes->empty()) return std::vector<std::int32_t>{};
-  auto ids = fewest_tokens(vocab->trie(), *bytes);
-  if (ids.empty()) return std::nullopt;
-  return ids;
+  return completion_ids(*vocab, paths_);
 }
 
 std::optional<std::size_t> Engine::completion_length_after(std::int32_t id) const {

@@ -212,7 +212,8 @@ void bind_engine(nb::module_& m) {
           },
           "Shortest text that completes the structure from here, or None if unknown.")
       .def("completion_token_ids", &Engine::completion_tokens,
-           "Fewest tokens that spell shortest_completion() ([] when complete), or None.")
+           "Fewest tokens that spell shortest_completion() ([] when complete); if no tokens "
+           "spell it, the shortest completion over one-byte tokens; None if none is known.")
       .def("completion_length_after", &Engine::completion_length_after, nb::arg("token_id"),
            "Tokens a completion needs after `token_id`, or None if it is not allowed.")
       .def("consume_token", &Engine::consume_token, nb::arg("token_id"))

@@ -7,6 +7,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.h"
+#include "pse_core/completion.h"
 #include "pse_core/errors.h"
 #include "pse_core/stepper.h"
 #include "pse_core/stepper_delta.h"
@@ -293,6 +294,14 @@ void bind_state_machine(nb::module_& m) {
            "Own the targets of the recursive references below and make those references "
            "back-edges, so the finished grammar has no reference cycle and is freed with "
            "this root. Returns the number of references sealed.")
+      .def(
+          "accepts_nothing",
+          [](StateMachine& self) {
+            prepare(&self);  // mark the Python-defined nodes, as an engine would
+            return accepts_nothing(&self);
+          },
+          "True when this machine provably matches no string (an empty language); False when "
+          "it matches something or that is unknown (Python-defined nodes, grammars).")
       .def("__repr__", [](StateMachine& s) { return s.describe(); });
 
   nb::class_<PhraseNode, StateMachine>(m, "PhraseStateMachine", "Matches an exact string.")

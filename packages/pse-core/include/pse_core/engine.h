@@ -56,7 +56,8 @@ class Engine {
   bool fill_remembered_mask(std::uint32_t* out, std::size_t words, MaskStatus& status);
   /// How fill_mask may run beside other engines' fills (see fill_masks).
   enum class Sharing : std::uint8_t {
-    kParallel,  ///< native nodes only (grammars included): any thread, beside other engines
+    kParallel,  ///< native nodes only: any thread, beside other engines
+    kSerial,    ///< a grammar node (its scan memo is per grammar): one at a time, no GIL
     kPython,    ///< a Python-defined node: only with the GIL held
   };
   Sharing sharing() const { return sharing_; }
@@ -74,7 +75,9 @@ class Engine {
   /// Shortest bytes that complete the structure from here (nullopt: unknown,
   /// e.g. an external node on the stack).
   std::optional<std::string> shortest_completion() const;
-  /// The fewest tokens that spell shortest_completion() (empty when complete).
+  /// The fewest tokens that spell shortest_completion() (empty when complete);
+  /// if no tokens spell those bytes, the shortest completion over the
+  /// vocabulary's one-byte tokens (nullopt: no completion is known).
   std::optional<std::vector<std::int32_t>> completion_tokens() const;
   /// Tokens a completion needs after consuming `id` (nullopt: `id` not allowed
   /// or no completion known).

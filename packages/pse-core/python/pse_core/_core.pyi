@@ -54,6 +54,12 @@ class StateMachine:
         The finished grammar then has no reference cycle and is freed with this
         root; it must not change afterwards. Returns the number of references sealed.
         """
+    def accepts_nothing(self) -> bool:
+        """True when this machine provably matches no string (an empty language).
+
+        False when it matches something or when that is unknown: Python-defined
+        nodes and grammars are assumed to match.
+        """
 
 class PhraseStateMachine(StateMachine):
     def __init__(
@@ -357,9 +363,9 @@ def fill_masks(
 ) -> list[tuple[int, bool]]:
     """Fill the masks of many engines in one call: ``engines[i]`` fills ``out[rows[i]]``.
 
-    Native machines (grammars included) fill in parallel threads with the GIL
-    released; any Python-defined machine runs the whole call on this thread with
-    the GIL held. Overridden ``fill_bitmask`` methods are not called.
+    Native machines fill in parallel threads with the GIL released; grammars one
+    at a time without the GIL; any Python-defined machine runs the whole call on
+    this thread with the GIL held. Overridden ``fill_bitmask`` methods are not called.
     """
 
 def number_dfa(

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 from pse_core._core import Engine, StateMachine, Stepper, apply_token_bitmask_inplace
-from pse_core.errors import NoValidTokenError
+from pse_core.errors import NoValidTokenError, SchemaError
 
 from pse.arrays import array_type_of, mask_logits, token_ids
 from pse.batch import _custom_fill, choose_token
@@ -32,6 +32,15 @@ logger = logging.getLogger(__name__)
 OutputType = TypeVar("OutputType")
 
 _MASKABLE = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _brief(structure: Any, limit: int = 300) -> str:
+    """``structure`` for an error message: JSON when it is JSON, cut at ``limit``."""
+    try:
+        text = json.dumps(structure, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(structure)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class StructuringEngine(Engine):
@@ -87,12 +96,21 @@ class StructuringEngine(Engine):
         ``EncapsulatedStateMachine`` (with ``buffer_length`` characters of free
         text allowed before ``open``), and ``buffer_length >= 0`` alone wraps
         it in ``WaitFor`` (see ``pse.types.base.encapsulated.encapsulate``).
+
+        Raises:
+            SchemaError: the schema is invalid, or provably accepts no instance
+                (its compiled machine matches nothing); the engine keeps its
+                previous configuration.
         """
         self._pse_stock_loop = None  # a new output starts
         if isinstance(structure, StateMachine) and not kwargs:
             machine = structure
         else:
             machine = schema_to_state_machine(structure, **kwargs)
+            if machine.accepts_nothing():
+                raise SchemaError(
+                    f"schema accepts no instance: {_brief(structure)}", code="unsatisfiable"
+                )
         self.state_machine = encapsulate(machine, delimiters, buffer_length)
 
     # -------------------------------------------------------------------- logits
