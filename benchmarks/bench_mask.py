@@ -153,6 +153,65 @@ def bench_tokenizer(
     return vocab_row, rows
 
 
+#: --keywords: schemas whose keyword takes a stepper of its own (a native checked
+#: node), each with an instance, beside the same schema without the keyword.
+KEYWORD_CASES: list[tuple[str, dict[str, Any], Any]] = [
+    (
+        "uniqueItems",
+        {"type": "array", "items": {"type": "object"}, "uniqueItems": True},
+        [{"id": i, "name": f"item {i}", "tags": ["a", "b"]} for i in range(8)],
+    ),
+    (
+        "uniqueItems strings",
+        {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+        [f"word number {i}" for i in range(12)],
+    ),
+    ("format regex", {"type": "string", "format": "regex"}, "^(?<year>[0-9]{4})-(a|b)+\\d*$"),
+    ("idn-hostname ASCII", {"type": "string", "format": "idn-hostname"}, "mail.example-host.org"),
+    ("idn-hostname", {"type": "string", "format": "idn-hostname"}, "bücher.例え.テスト"),
+]
+
+
+def without(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` less the keyword under test."""
+    return {k: v for k, v in schema.items() if k not in ("uniqueItems", "format")}
+
+
+def bench_keywords(name: str, tokenizer: Any, repeat: int, only: str = "") -> list[dict[str, Any]]:
+    """CPU time per mask along an instance, with and without the keyword."""
+    from pse import StructuringEngine
+
+    engine = StructuringEngine(tokenizer)
+    mask = np.zeros((engine.vocab_size + 31) // 32, dtype=np.int32)
+    rows = []
+    for label, schema, instance in KEYWORD_CASES:
+        if only not in label:
+            continue
+        token_ids = tokenizer.encode(
+            json.dumps(instance, separators=(",", ":")), add_special_tokens=False
+        )
+        row: dict[str, Any] = {"tokenizer": name, "case": label, "tokens": len(token_ids)}
+        for variant, sch in (("with", schema), ("without", without(schema))):
+            samples: list[int] = []
+            for _ in range(1 + repeat):
+                engine.configure(sch)
+                for token_id in token_ids:
+                    t0 = time.process_time_ns()
+                    engine.fill_bitmask(mask)
+                    samples.append(time.process_time_ns() - t0)
+                    if not (int(mask[token_id >> 5]) >> (token_id & 31)) & 1:
+                        raise AssertionError(f"{name}/{label}/{variant}: token {token_id} masked")
+                    engine.consume_token(token_id)
+                if not engine.has_reached_accept_state:
+                    raise AssertionError(f"{name}/{label}/{variant}: no accept state")
+            stats = summarise(samples)
+            row[f"{variant}_mean_us"] = round(stats["mean_us"], 1)
+            row[f"{variant}_p50_us"] = round(stats["p50_us"], 1)
+            row[f"{variant}_max_us"] = round(stats["max_us"], 1)
+        rows.append(row)
+    return rows
+
+
 def print_tables(vocab_rows: list[dict[str, Any]], rows: list[dict[str, Any]]) -> None:
     print("\nVocabulary build (first engine per tokenizer; later engines reuse it)")
     print(f"{'tokenizer':<13} {'vocab':>7} {'build ms':>10} {'2nd engine ms':>14}")
@@ -194,7 +253,32 @@ def main() -> int:
         "--repeat", type=int, default=5, help="warm walks per instance, after the cold one"
     )
     parser.add_argument("--schemas", type=Path, default=SCHEMAS, help="the workload file")
+    parser.add_argument(
+        "--keywords",
+        action="store_true",
+        help="instead: CPU time per mask of schemas with uniqueItems / format regex and"
+        " without (saves results/<--results-name>.json)",
+    )
+    parser.add_argument("--results-name", default="keyword-masks", help="with --keywords")
+    parser.add_argument("--only", default="", help="with --keywords: cases whose name has this")
     args = parser.parse_args()
+
+    if args.keywords:
+        from bench_results import save_table
+
+        tokenizers = load_tokenizers()
+        keyword_rows = []
+        for name, tokenizer in tokenizers.items():
+            keyword_rows += bench_keywords(name, tokenizer, args.repeat, args.only)
+        for row in keyword_rows:
+            print(row)
+        save_table(
+            args.results_name,
+            keyword_rows,
+            notes="CPU time (process_time) of fill_bitmask per token along the instance, the"
+            " first walk and --repeat more; 'without': the same schema less the keyword.",
+        )
+        return 0
 
     if not args.schemas.is_file():
         print(f"error: workload {args.schemas} not found (expected ../shared next to the repo)")

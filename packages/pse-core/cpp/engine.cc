@@ -56,7 +56,7 @@ Engine::Sharing settle(const StateMachine* node, std::unordered_set<const StateM
   using Sharing = Engine::Sharing;
   if (!node || !seen.insert(node).second) return Sharing::kParallel;
   if (node->external) return Sharing::kPython;
-  Sharing worst = node->kind == Kind::kGrammar ? Sharing::kSerial : Sharing::kParallel;
+  Sharing worst = Sharing::kParallel;
   auto visit = [&](const StateMachine* child) { worst = std::max(worst, settle(child, seen)); };
   for (const auto& st : node->states)
     for (const auto& e : st.edges) visit(e.machine.get());
@@ -120,6 +120,9 @@ std::vector<MaskStatus> fill_masks(const std::vector<Engine*>& engines,
     }
   };
   // Remembered masks are copies: cheaper here than a hand-off to a thread.
+  // So are a few walks (a few µs each, where waking the pool's threads costs
+  // about as much and a loaded machine may not run them at once).
+  constexpr std::size_t kPoolFromWalks = 4;
   std::vector<std::size_t> walks;
   for (std::size_t i : parallel) {
     try {
@@ -128,7 +131,7 @@ std::vector<MaskStatus> fill_masks(const std::vector<Engine*>& engines,
       errors[i] = std::current_exception();
     }
   }
-  if (walks.size() > 1)
+  if (walks.size() >= kPoolFromWalks)
     parallel_for(walks.size(), threads, [&](std::size_t k) { fill(walks[k]); });
   else
     for (std::size_t i : walks) fill(i);

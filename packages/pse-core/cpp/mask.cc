@@ -1,6 +1,7 @@
 #include "mask.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "consume.h"
@@ -66,18 +67,24 @@ bool MaskMemo::recall(std::uint32_t* out, std::size_t words, Result& result) con
 }
 
 void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result result) {
-  constexpr std::size_t kSightBytes = 32;  // a hash in sighted_, with its node
-  if (sighted_.insert(hash_).second) {
+  const bool dense = result.count >= words;  // more set bits than words
+  if (dense && sighted_.insert(hash_).second) {
     bytes_ += kSightBytes;
     if (bytes_ > kBytes) forget_masks();
     return;
   }
   Slot s{key_, {}, {}, result};
-  if (result.count < words) {
+  if (!dense) {
     s.sparse.reserve(result.count);
-    for (std::size_t w = 0; w < words; ++w)
-      for (std::uint32_t word = bits[w]; word; word &= word - 1)
-        s.sparse.push_back(static_cast<std::int32_t>(w * 32 + __builtin_ctz(word)));
+    std::size_t w = 0;
+    for (; w + 2 <= words; w += 2) {  // a pair of words at a time: most are zero
+      std::uint64_t pair;
+      std::memcpy(&pair, bits + w, sizeof pair);
+      for (; pair; pair &= pair - 1)
+        s.sparse.push_back(static_cast<std::int32_t>(w * 32 + __builtin_ctzll(pair)));
+    }
+    for (std::uint32_t word = w < words ? bits[w] : 0; word; word &= word - 1)
+      s.sparse.push_back(static_cast<std::int32_t>(w * 32 + __builtin_ctz(word)));
   } else {
     s.dense.assign(bits, bits + words);
   }

@@ -25,11 +25,11 @@ namespace pse {
 /// parse states, Python steppers) are never remembered. The keys point at
 /// nodes of the machines in `owners_`, held alive here; a path on another
 /// machine, or an edit to any machine in use (`machine_edits`), starts over.
-/// A mask is kept the second time its position is filled (a first fill only
-/// notes the key's hash), so a schema's first walk does not pay for copies of
-/// positions it never returns to. At most kBytes of masks and keys: past that
-/// the memo starts over, so it can never change a mask, only whether it is
-/// recomputed.
+/// A mask with few tokens is kept as their list the first time; a dense one
+/// (a copy of the whole bitmask) the second time its position is filled, so
+/// a schema's first walk copies no vocabulary-wide mask it does not return
+/// to. At most kBytes of masks and keys: past that the memo starts over, so it
+/// can never change a mask, only whether it is recomputed.
 class MaskMemo {
  public:
   static constexpr std::size_t kBytes = std::size_t{2} << 20;
@@ -57,8 +57,9 @@ class MaskMemo {
 
   std::vector<std::uint64_t> key_;
   std::uint64_t hash_ = 0;
+  static constexpr std::size_t kSightBytes = 32;  ///< a hash in sighted_, with its node
   std::unordered_map<std::uint64_t, Slot> slots_;  ///< by key hash; a collision replaces
-  std::unordered_set<std::uint64_t> sighted_;       ///< hashes of keys filled once
+  std::unordered_set<std::uint64_t> sighted_;       ///< hashes of dense masks filled once
   std::vector<SMPtr> owners_;
   std::uint64_t edits_ = 0;
   std::size_t bytes_ = 0;

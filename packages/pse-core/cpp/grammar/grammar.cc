@@ -349,13 +349,13 @@ bool Grammar::start_nullable() const { return nullable_[~rules_[0].rhs[0]]; }
 
 std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) const {
   if (!ps.set) return -1;
-  const std::uint64_t last = ps.last_start.load(std::memory_order_relaxed);
+  const std::uint64_t last = ps.last_start.load(std::memory_order_acquire);
   if (last && static_cast<std::int32_t>((last >> 32) - 1) == prev)
     return static_cast<std::int32_t>((last & 0xFFFFFFFFull) - 1);
   const std::int32_t id = lookup_start(ps, prev);
   ps.last_start.store((static_cast<std::uint64_t>(static_cast<std::uint32_t>(prev + 1)) << 32) |
                           static_cast<std::uint32_t>(id + 1),
-                      std::memory_order_relaxed);
+                      std::memory_order_release);
   return id;
 }
 

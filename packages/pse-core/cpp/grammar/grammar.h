@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -82,6 +83,13 @@ struct EarleySet {
   /// Memo of scans: terminal list -> the next set (weak: no cycles).
   mutable std::mutex memo_mutex;
   mutable std::vector<std::pair<std::vector<std::uint16_t>, std::weak_ptr<const EarleySet>>> memo;
+  /// Completion bounds (grammar_completion.cc), set once under memo_mutex:
+  /// per nonterminal some item here waits for, the fewest bytes that end the
+  /// parse once it completes (sorted), and `bound`, the fewest bytes that end
+  /// the parse from here; both count terminals by their shortest texts.
+  mutable std::vector<std::pair<std::int32_t, std::uint32_t>> done;
+  mutable std::uint32_t bound = 0;
+  mutable std::atomic<bool> bounded{false};
 };
 
 /// Context of the lexer hooks.
@@ -172,6 +180,17 @@ class Grammar {
   }
   inline bool lex_accepting(std::int32_t cfg) const { return config(cfg).accepting; }
 
+  /// The shortest bytes that take the parse at `ps`, inside the lexeme at lexer
+  /// configuration `cfg` (fresh or not; -1: none) with hook value `local`, to
+  /// a point where the text may end (hook tokens, maximal munch and the parser
+  /// respected: the text so far plus the answer validates). `need_byte`: at
+  /// least one byte. `alphabet` (bit b of word b / 64): only those bytes.
+  /// nullopt when no completion exists or none is found within the search
+  /// limits (kMaxNodes in grammar_completion.cc); never a wrong answer.
+  std::optional<std::string> shortest_completion(const StatePtr& ps, std::int32_t cfg,
+                                                 std::uint64_t local, bool need_byte,
+                                                 const std::array<std::uint64_t, 4>* alphabet) const;
+
   /// Validate a whole text: strict (a complete sentence) or a viable prefix.
   bool validate(std::string_view text, bool strict) const;
 
@@ -180,6 +199,7 @@ class Grammar {
 
  private:
   friend struct EarleyBuilder;
+  friend class CompletionSearch;
   const LexConfig& config(std::int32_t id) const {
     return chunks_[static_cast<std::uint32_t>(id) >> kChunkBits]
         .load(std::memory_order_acquire)[static_cast<std::uint32_t>(id) & (kChunkSize - 1)];
@@ -244,6 +264,16 @@ class Grammar {
   mutable std::vector<std::pair<std::uint32_t, std::uint8_t>> delimiter_nodes_;  ///< (parent, byte)
   mutable std::vector<std::unique_ptr<Terminal>> dynamic_;  ///< heredoc bodies
   mutable std::array<std::atomic<const Terminal*>, kMaxHeredocTerminals> dynamic_index_{};
+  /// Completion bounds (grammar_completion.cc), made on first use: per
+  /// terminal the fewest bytes to acceptance from each state, per rule and dot
+  /// the fewest bytes of the rest of the rule.
+  mutable std::once_flag bounds_once_;
+  mutable std::vector<std::vector<std::uint16_t>> term_dist_;
+  mutable std::vector<std::vector<std::uint32_t>> rest_len_;
+  void make_bounds() const;
+  std::uint32_t set_bound(const EarleySet& set) const;
+  /// bash: the length of the heredoc delimiter word at `node` (0: none yet).
+  std::uint32_t delimiter_length(std::uint32_t node) const;
   SetPtr initial_;
   StatePtr initial_state_;
   mutable std::array<SetPtr, 2048> recent_;  ///< keeps recent scan results alive (memo hits)

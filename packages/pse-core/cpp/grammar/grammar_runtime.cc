@@ -4,6 +4,7 @@
 // leaf for the next lexeme and, when the parse may end here, pops itself;
 // popping a lexer leaf feeds the finished lexeme to the parser.
 #include "grammar/grammar.h"
+#include "grammar/grammar_frames.h"
 #include "runtime.h"
 
 namespace pse {
@@ -40,6 +41,26 @@ const Frame* Runtime::grammar_pop(const Frame* lexeme) {
       p->node->grammar->finish_lexeme(ps.shared_from_this(), lexeme->state, lexeme->local);
   std::uint64_t local = next.get() == &ps ? p->local : hold(arena_, next);
   return with(p, lexeme->state, local, p->flags | kConsumed, p->hist);
+}
+
+const Frame& grammar_frame(const Frame& f) { return f.kind == Kind::kLexer ? *f.parent : f; }
+
+std::optional<std::string> grammar_completion(const Frame& f,
+                                              const std::array<std::uint64_t, 4>* alphabet) {
+  const Frame& top = grammar_frame(f);
+  const grammar::Grammar& g = *top.node->grammar;
+  grammar::StatePtr ps = parse_state(&top).shared_from_this();
+  // The grammar frame pops only once something was read (by it or its lexeme).
+  const bool need_byte = !top.consumed() && !f.consumed();
+  if (f.kind == Kind::kLexer) return g.shortest_completion(ps, f.state, f.local, need_byte, alphabet);
+  return g.shortest_completion(ps, g.start_config(*ps, f.state), g.start_local(*ps), need_byte, alphabet);
+}
+
+std::optional<std::string> grammar_shortest(const StateMachine& n,
+                                            const std::array<std::uint64_t, 4>* alphabet) {
+  const grammar::Grammar& g = *n.grammar;
+  const grammar::StatePtr ps = g.initial();
+  return g.shortest_completion(ps, g.start_config(*ps, -1), g.start_local(*ps), true, alphabet);
 }
 
 }  // namespace pse

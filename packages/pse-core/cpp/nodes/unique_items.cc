@@ -4,6 +4,8 @@
 #include <map>
 #include <vector>
 
+#include "support/utf8.h"
+
 namespace pse {
 
 namespace {
@@ -64,25 +66,6 @@ class Canon {
     out += s;
   }
 
-  static void put_utf8(std::string& out, std::uint32_t cp) {
-    // Lone surrogates are kept (as their 3-byte form): JSON strings may hold them.
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-
   bool hex4(std::uint32_t& cp) {
     if (i_ + 4 > t_.size()) return false;
     cp = 0;
@@ -128,7 +111,7 @@ class Canon {
             else
               i_ = back;
           }
-          put_utf8(s, cp);
+          utf8::append(s, cp);  // a lone surrogate keeps its 3-byte form
           break;
         }
         default: return false;

@@ -56,8 +56,7 @@ class Engine {
   bool fill_remembered_mask(std::uint32_t* out, std::size_t words, MaskStatus& status);
   /// How fill_mask may run beside other engines' fills (see fill_masks).
   enum class Sharing : std::uint8_t {
-    kParallel,  ///< native nodes only: any thread, beside other engines
-    kSerial,    ///< a grammar node (its scan memo is per grammar): one at a time, no GIL
+    kParallel,  ///< native nodes only (grammars included): any thread, beside other engines
     kPython,    ///< a Python-defined node: only with the GIL held
   };
   Sharing sharing() const { return sharing_; }

@@ -363,9 +363,9 @@ def fill_masks(
 ) -> list[tuple[int, bool]]:
     """Fill the masks of many engines in one call: ``engines[i]`` fills ``out[rows[i]]``.
 
-    Native machines fill in parallel threads with the GIL released; grammars one
-    at a time without the GIL; any Python-defined machine runs the whole call on
-    this thread with the GIL held. Overridden ``fill_bitmask`` methods are not called.
+    Native machines (grammars included) fill in parallel threads with the GIL
+    released; any Python-defined machine runs the whole call on this thread with
+    the GIL held. Overridden ``fill_bitmask`` methods are not called.
     """
 
 def number_dfa(

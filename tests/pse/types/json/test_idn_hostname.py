@@ -7,9 +7,9 @@ import json
 from typing import Any
 
 import jsonschema
-import numpy as np
 import pytest
 from _support.json_schema import accepts, compiled, valid
+from _support.masks import assert_mask_is_what_steppers_consume
 from pse_core._core import StateMachine
 from pse_core.errors import SchemaError
 
@@ -101,19 +101,4 @@ def test_declined_with_a_pattern() -> None:
 def test_mask_is_what_the_stepper_consumes(smollm2: Any, prefix: str) -> None:
     """The native mask (the string's mask less the tokens the rule rejects, ASCII
     names without Python) allows exactly the tokens the steppers consume."""
-    from pse import StructuringEngine  # noqa: PLC0415
-
-    engine = StructuringEngine(smollm2)
-    engine.configure({**SCHEMA, "maxLength": 20})
-    for token_id in smollm2.encode(prefix, add_special_tokens=False):
-        engine.consume_token(token_id)
-    mask = np.zeros((engine.vocab_size + 31) // 32, dtype=np.int32)
-    engine.fill_bitmask(mask)
-    special = set(smollm2.all_special_ids) | set(smollm2.get_added_vocab().values())
-    for token_id in range(engine.vocab_size):
-        text = smollm2.decode([token_id])
-        if token_id in special or not text or "\ufffd" in text:
-            continue
-        allowed = bool((int(mask[token_id >> 5]) >> (token_id & 31)) & 1)
-        consumed = bool(StateMachine.advance_all_basic(engine.steppers, text))
-        assert allowed == consumed, (prefix, text)
+    assert_mask_is_what_steppers_consume(smollm2, {**SCHEMA, "maxLength": 20}, prefix)
