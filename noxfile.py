@@ -749,8 +749,11 @@ def sanitize(session: nox.Session) -> None:
 
     Any ASan report or UBSan finding aborts the run. LeakSanitizer is off (CPython
     frees little at exit); nanobind's report of native objects alive at exit is on
-    (PSE_LEAK_WARNINGS=1). The build folder lives in the session's tmp, so a second
-    run recompiles only what changed. See docs/concepts/hardening.md.
+    (PSE_LEAK_WARNINGS=1) and fails the session. pytest captures at the Python level
+    only (--capture=sys), so a report written as the process aborts is not swallowed;
+    native stderr goes to a log in the session's tmp, printed at the end. The build
+    folder lives there too, so a second run recompiles only what changed. See
+    docs/concepts/hardening.md.
     """
     session.install("scikit-build-core>=0.10", "nanobind>=2.4", "cmake", "ninja")
     build_dir = Path(session.create_tmp()).resolve() / "pse-core-asan"
@@ -772,7 +775,16 @@ def sanitize(session: nox.Session) -> None:
         "PSE_LEAK_WARNINGS": "1",
     }
     targets = [] if session.posargs else SANITIZE_TESTS
-    session.run("python", "-m", "pytest", *targets, *session.posargs, env=env)
+    log = Path(session.create_tmp()).resolve() / "sanitize-stderr.log"
+    try:
+        with log.open("w") as stderr:
+            pytest = ["python", "-m", "pytest", "--capture=sys", *targets, *session.posargs]
+            session.run(*pytest, env=env, stderr=stderr)
+    finally:
+        report = log.read_text(errors="replace")
+        print(report[-20_000:], file=sys.stderr)
+    if "nanobind: leaked" in report:
+        session.error(f"nanobind reports native objects alive at exit (see {log})")
 
 
 @nox.session(tags=["ci"])
