@@ -3,6 +3,7 @@
 #include "automata/byte_lowering.h"
 #include "automata/number_dfa.h"
 #include "automata/range_dfa.h"
+#include "automata/regex.h"
 #include "bindings.h"
 
 namespace pse::py {
@@ -91,6 +92,48 @@ void bind_automata(nb::module_& m) {
       "The minimal DFA equivalent to one given as sorted (lo, hi, target) ranges per\n"
       "state (start state 0): useless states dropped, equivalent states merged,\n"
       "states numbered breadth-first, adjacent ranges with one target joined.");
+  m.def(
+      "regex_dfas",
+      [](nb::handle pattern, bool anchored, nb::handle digit_positions, nb::callable property) -> nb::object {
+        if (!PyUnicode_Check(pattern.ptr())) throw nb::type_error("regex_dfas takes a str pattern");
+        RegexInput in;
+        Py_ssize_t n = PyUnicode_GetLength(pattern.ptr());
+        in.pattern.resize(static_cast<std::size_t>(n));
+        for (Py_ssize_t i = 0; i < n; ++i)  // code points, lone surrogates included
+          in.pattern[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(PyUnicode_ReadChar(pattern.ptr(), i));
+        in.unicode_digit.assign(in.pattern.size(), false);
+        for (nb::handle pos : digit_positions) {
+          auto k = nb::cast<std::size_t>(pos);
+          if (k < in.unicode_digit.size()) in.unicode_digit[k] = true;
+        }
+        in.anchored = anchored;
+        in.property = [&property, &pattern](std::size_t begin, std::size_t end) {
+          nb::object name = nb::steal(PySequence_GetSlice(pattern.ptr(), static_cast<Py_ssize_t>(begin),
+                                                          static_cast<Py_ssize_t>(end)));
+          if (!name.is_valid()) throw nb::python_error();
+          CodePointSet out;
+          for (nb::handle r : property(name)) out.push_back({nb::cast<std::int32_t>(r[0]), nb::cast<std::int32_t>(r[1])});
+          return out;
+        };
+        auto result = compile_regex(in);  // the GIL is held: \p{...} calls back into Python
+        if (auto* error = std::get_if<RegexError>(&result)) {
+          static constexpr const char* kKinds[] = {"syntax", "lookahead", "nfa", "dfa"};
+          return nb::make_tuple(nb::none(), kKinds[error->kind], error->what, error->offset);
+        }
+        nb::list parts;
+        for (const RegexPart& part : std::get<std::vector<RegexPart>>(result)) {
+          nb::tuple dfa = to_python(part.dfa);
+          parts.append(nb::make_tuple(dfa[0], dfa[1], part.negative));
+        }
+        return nb::make_tuple(parts, nb::none(), nb::none(), nb::none());
+      },
+      nb::arg("pattern"), nb::arg("anchored"), nb::arg("digit_positions"), nb::arg("unicode_property"),
+      "Compile an ECMA-262 pattern (pse.automata's dialect) to minimal code-point DFAs:\n"
+      "(parts, None, None, None) where parts are (transitions, accepting, negative), the\n"
+      "pattern's DFA first, then one per leading lookahead; or (None, kind, what, offset)\n"
+      "with kind 'syntax' (what at offset), 'lookahead' (not right after a leading ^),\n"
+      "'nfa' or 'dfa' (too large). digit_positions: offsets of non-ASCII characters\n"
+      "str.isdigit() accepts; unicode_property(name) resolves \\p{name} to (lo, hi) ranges.");
   m.def(
       "lower_utf8",
       [](nb::handle transitions, nb::handle accepting, std::size_t max_states) {

@@ -396,15 +396,37 @@ def minimize_dfa(
 def literal_dfa(names: Iterable[str]) -> tuple[list[list[tuple[int, int, int]]], list[bool]]:
     """The minimal DFA (code-point ranges per state) accepting exactly ``names``."""
 
+def regex_dfas(
+    pattern: str,
+    anchored: bool,
+    digit_positions: Iterable[int],
+    unicode_property: Callable[[str], Sequence[tuple[int, int]]],
+) -> (
+    tuple[list[tuple[list[list[tuple[int, int, int]]], list[bool], bool]], None, None, None]
+    | tuple[None, str, str, int]
+):
+    """Compile an ECMA-262 pattern (``pse.automata``'s dialect) to minimal
+    code-point DFAs: ``(parts, None, None, None)``, parts being ``(transitions,
+    accepting, negative)``, the pattern's DFA first, then one per leading
+    lookahead; or ``(None, kind, what, offset)``, kind ``"syntax"`` (what at
+    offset), ``"lookahead"`` (not right after a leading ``^``), ``"nfa"`` or
+    ``"dfa"`` (too large). ``digit_positions``: offsets of the non-ASCII
+    characters ``str.isdigit`` accepts; ``unicode_property(name)`` resolves
+    ``\\p{name}``."""
+
 def lower_utf8(
-    transitions: Sequence[Sequence[tuple[int, int, int]]], accepting: Sequence[bool], max_states: int
+    transitions: Sequence[Sequence[tuple[int, int, int]]],
+    accepting: Sequence[bool],
+    max_states: int,
 ) -> tuple[bytes, list[bool]] | None:
     """Byte rows reading the UTF-8 encoding of a code-point DFA's strings (row s
     is state s): packed native int32 rows of 256 targets (-1: no move) and the
     accepting flags, or None past ``max_states`` rows."""
 
 def lower_json_string(
-    transitions: Sequence[Sequence[tuple[int, int, int]]], accepting: Sequence[bool], max_states: int
+    transitions: Sequence[Sequence[tuple[int, int, int]]],
+    accepting: Sequence[bool],
+    max_states: int,
 ) -> tuple[bytes, list[bool]] | None:
     """Byte rows reading the JSON string literals (quotes, raw UTF-8, short and
     ``\\uXXXX`` escapes, surrogate pairs) of a code-point DFA's strings (start

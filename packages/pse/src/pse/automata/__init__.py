@@ -15,13 +15,12 @@ from pse_core._core import DfaStateMachine, StateMachine, StringStateMachine
 from pse_core.errors import SchemaError
 
 from . import charset as cs
-from .dfa import CpDfa, complement, lower_utf8, minimize, product, with_length
+from .dfa import CpDfa, complement, lower_utf8, product, with_length
 from .formats import SUPPORTED_FORMATS, format_pattern
 from .hostname import hostname_dfa, hostname_machine
 from .json_string import lower_json_string
-from .nfa import compile_regex
 from .numbers import number_machine as _number_machine
-from .regex_parser import Assert, Chars, Look, Node, Repeat, Seq, parse
+from .regex import compile_pattern
 
 __all__ = [
     "SUPPORTED_FORMATS",
@@ -32,8 +31,6 @@ __all__ = [
     "string_machine",
 ]
 
-_ANY_STRING = Repeat(Chars(cs.ANY), 0, None)
-
 
 @lru_cache(maxsize=512)
 def pattern_dfa(pattern: str, anchored: bool = False, keyword: str = "pattern") -> CpDfa:
@@ -43,28 +40,12 @@ def pattern_dfa(pattern: str, anchored: bool = False, keyword: str = "pattern") 
     ``anchored=True`` requires it to match the whole string. Lookaheads right
     after a leading ``^`` (``^(?!x)(?=.{1,9}$)...``) constrain the whole
     string: each is intersected as "the string starts with a match" or its
-    complement.
+    complement. Compiled natively in one call (``pse.automata.regex``).
     """
-    node, looks = _leading_lookaheads(parse(pattern))
-    if not anchored:
-        node = Seq((_ANY_STRING, node, _ANY_STRING))
-    dfa = minimize(compile_regex(node, keyword))
-    for look in looks:
-        ahead = minimize(compile_regex(Seq((look.node, _ANY_STRING)), keyword))
-        dfa = product(dfa, complement(ahead) if look.negative else ahead, keyword=keyword)
+    (dfa, _), *looks = compile_pattern(pattern, anchored, keyword)
+    for ahead, negative in looks:
+        dfa = product(dfa, complement(ahead) if negative else ahead, keyword=keyword)
     return dfa
-
-
-def _leading_lookaheads(node: Node) -> tuple[Node, list[Look]]:
-    """``^ (?=a) (?!b) rest`` as ``(^ rest, [a, b])``; other nodes unchanged."""
-    if not (isinstance(node, Seq) and node.items and node.items[0] == Assert("^")):
-        return node, []
-    items = list(node.items[1:])
-    looks: list[Look] = []
-    while items and isinstance(head := items[0], Look):
-        looks.append(head)
-        items.pop(0)
-    return Seq((Assert("^"), *items)), looks
 
 
 def regex_dfa(pattern: str, *, anchored: bool = False) -> DfaStateMachine:
