@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 import numpy as np
 import pytest
 from numpy.typing import NDArray
+from pse_core._core import StateMachine, Stepper
 from pse_core.errors import NoValidTokenError, TokenRejectedError
 
 from pse import StructuringEngine
@@ -203,3 +205,40 @@ def test_multi_token_continuations_respect_the_budget(smollm2: Any, budget: int)
             emitted += choose_token(engine, scores, np.argmax, budget - len(emitted))[0]
         assert len(emitted) <= budget
         json.loads(smollm2.decode(emitted))
+
+
+class _DigitsStepper(Stepper):
+    """Exactly three ASCII digits, a Python-defined stepper (no known completion)."""
+
+    def __init__(self, machine: StateMachine, count: int = 0) -> None:
+        super().__init__(machine)
+        self.count = count
+
+    def consume(self, token: str) -> list[Stepper]:
+        if not token.isdigit() or self.count + len(token) > 3:
+            return []
+        return [_DigitsStepper(self.state_machine, self.count + len(token))]
+
+    def has_reached_accept_state(self) -> bool:
+        return self.count == 3
+
+
+class _Digits(StateMachine):
+    def get_new_stepper(self, state: int | str | None = None) -> Stepper:
+        return _DigitsStepper(self)
+
+
+def test_unenforceable_budget_warns_once(smollm2: Any) -> None:
+    """A budget over Python-defined steppers cannot be enforced: say so, once per engine."""
+    engine = StructuringEngine(smollm2)
+    engine.configure(_Digits())
+    assert engine.completion_token_ids() is None
+    seven = smollm2.convert_tokens_to_ids("7")
+    scores = np.zeros(engine.vocab_size, dtype=np.float32)
+    scores[seven] = 1.0
+    with pytest.warns(RuntimeWarning, match="budget cannot be enforced"):
+        emitted, _, _ = choose_token(engine, scores, lambda s: int(np.argmax(s)), budget=5)
+    assert emitted == [seven]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        choose_token(engine, scores, lambda s: int(np.argmax(s)), budget=5)

@@ -24,6 +24,8 @@ and pse-jax's loop around a compiled model step) and :mod:`pse.adapter_setup`
 
 from __future__ import annotations
 
+import contextlib
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -143,6 +145,7 @@ def choose_token(
         if step[0]:
             return step
     if plan is None:  # no completion is known: the budget cannot be enforced
+        _warn_unenforced_budget(engine)
         step = engine.advance_token(token, None, out)
         return step
     excluded = scores
@@ -157,6 +160,22 @@ def choose_token(
     fallback = plan[0] if plan else engine.native_vocabulary.eos_token_ids[0]
     step = engine.advance_token(fallback, None, out)
     return step
+
+
+def _warn_unenforced_budget(engine: Any) -> None:
+    """Say once per engine that its structure has no known completion, so a budget
+    cannot keep the output completable (Python-defined steppers)."""
+    if getattr(engine, "_pse_budget_warned", False):
+        return
+    with contextlib.suppress(AttributeError):  # a bare native Engine warns every time
+        engine._pse_budget_warned = True
+    warnings.warn(
+        "the token budget cannot be enforced: the structure has no known shortest "
+        "completion (it holds Python-defined steppers), so the output may be cut off "
+        "at the length limit",
+        RuntimeWarning,
+        stacklevel=3,
+    )
 
 
 def _emit_plan(engine: Any, plan: list[int], out: NDArray[np.int32] | None) -> Step:
