@@ -22,6 +22,12 @@ from .json_string import lower_json_string
 from .numbers import number_machine as _number_machine
 from .regex import compile_pattern
 
+# Compiled automata are cached per process so that schemas seen again cost
+# nothing; each cached machine holds its byte table natively (1 KiB per row, a
+# pattern's JSON-string table has tens of rows), so the cache size is what
+# bounds the memory held for a stream of ever new schemas.
+CACHE_SIZE = 256
+
 __all__ = [
     "SUPPORTED_FORMATS",
     "number_machine",
@@ -32,7 +38,7 @@ __all__ = [
 ]
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=CACHE_SIZE)
 def pattern_dfa(pattern: str, anchored: bool = False, keyword: str = "pattern") -> CpDfa:
     """Minimal code-point DFA of the strings ``pattern`` matches.
 
@@ -55,7 +61,7 @@ def regex_dfa(pattern: str, *, anchored: bool = False) -> DfaStateMachine:
     return table.machine(0, optional=dfa.accepting[0])
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=CACHE_SIZE)
 def string_dfa(
     pattern: str | None = None,
     min_length: int = 0,
@@ -83,7 +89,7 @@ def string_dfa(
     return with_length(dfa, max(min_length, 0), max_length, keyword)
 
 
-@lru_cache(maxsize=1024, typed=True)
+@lru_cache(maxsize=CACHE_SIZE, typed=True)
 def string_machine(
     *,
     pattern: str | None = None,
@@ -128,4 +134,4 @@ def string_machine(
 
 # Machines are immutable leaves: equal constraints share one compiled machine
 # (and its mask-cache entries), across schemas and engines.
-number_machine = lru_cache(maxsize=1024, typed=True)(_number_machine)
+number_machine = lru_cache(maxsize=CACHE_SIZE, typed=True)(_number_machine)
