@@ -136,7 +136,7 @@ struct Branch {
 
   BranchState start() const {
     BranchState s;
-    for (const Comparator& c : cmps) s.cmp.push_back(Comparator::I(0, 0));
+    s.cmp.assign(cmps.size(), Comparator::I(0, 0));
     return s;
   }
 
