@@ -732,20 +732,26 @@ def docs_examples(session: nox.Session) -> None:
 SANITIZE_TESTS = ["tests/core", "tests/pse"]
 
 
-def _libasan(session: nox.Session) -> str:
-    """The compiler's AddressSanitizer runtime, preloaded into an uninstrumented Python."""
+def _sanitizer_preload(session: nox.Session) -> str:
+    """LD_PRELOAD for an uninstrumented Python: the compiler's AddressSanitizer runtime,
+    and its libstdc++ (ASan's __cxa_throw interceptor binds at startup: without the
+    C++ runtime loaded by then, the first C++ exception aborts with a CHECK failure)."""
     compiler = os.environ.get("CXX", "c++")
-    out = str(session.run(compiler, "-print-file-name=libasan.so", silent=True, external=True))
-    path = out.strip().splitlines()[-1]
-    if not Path(path).is_absolute():
-        session.error(f"{compiler} has no libasan.so (AddressSanitizer runtime): got {path!r}")
-    return path
+    paths: list[str] = []
+    for lib in ("libasan.so", "libstdc++.so"):
+        out = str(session.run(compiler, f"-print-file-name={lib}", silent=True, external=True))
+        path = out.strip().splitlines()[-1]
+        if not Path(path).is_absolute():
+            session.error(f"{compiler} has no {lib}: got {path!r}")
+        paths.append(path)
+    return " ".join(paths)
 
 
 @nox.session
 def sanitize(session: nox.Session) -> None:
     """pse-core built with AddressSanitizer + UndefinedBehaviorSanitizer (PSE_SANITIZE=ON),
-    then tests/core and tests/pse (or the paths given) with libasan preloaded.
+    then tests/core and tests/pse (or the paths given) with libasan (and libstdc++)
+    preloaded.
 
     Any ASan report or UBSan finding aborts the run. LeakSanitizer is off (CPython
     frees little at exit); nanobind's report of native objects alive at exit is on
@@ -768,7 +774,7 @@ def sanitize(session: nox.Session) -> None:
     session.install(str(_wheel(session, "proxy-structuring-engine")))
     session.install(*TEST_DEPS, "hypothesis-jsonschema")
     env = {
-        "LD_PRELOAD": _libasan(session),
+        "LD_PRELOAD": _sanitizer_preload(session),
         "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:detect_stack_use_after_return=1",
         "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
         "PYTHONMALLOC": "malloc",  # Python's objects through ASan's allocator too
