@@ -20,7 +20,7 @@ from pse.types.base.loop import LoopStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.json.algebra import alt_empty
 from pse.types.json.limits import MAX_EXPLICIT_ITEMS, MAX_UNIQUE_DOMAIN
-from pse.types.json.machines import NeverStateMachine
+from pse.types.json.machines import GraphStateMachine, NeverStateMachine
 from pse.types.json.schema_ir import Alt, ArrAlt, BoolAlt, NullAlt, NumAlt, StrAlt, Sub
 from pse.types.json.strings import allowed_literals
 
@@ -241,18 +241,11 @@ class ArraySchemaStepper(ArrayStepper):
     __slots__ = ()
 
 
-class ArrayGraphStateMachine(StateMachine):
+class ArrayGraphStateMachine(GraphStateMachine):
     """A compiled array alternative (``ArraySchemaStateMachine`` compiles one from a
     schema). The value is the ``list`` (parsed from the text once complete)."""
 
     stepper_class: ClassVar[type[Stepper]] = ArraySchemaStepper
-
-    def __init__(
-        self, graph: StateGraph, *, is_optional: bool = False, identifier: str | None = None
-    ) -> None:
-        super().__init__(
-            graph, start_state=0, end_states=["$"], is_optional=is_optional, identifier=identifier
-        )
 
     @staticmethod
     def from_alt(comp: Compiler, alt: ArrAlt) -> StateMachine:

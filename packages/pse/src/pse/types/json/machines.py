@@ -13,7 +13,7 @@ from pse.types.base.character import CharacterStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 
 if TYPE_CHECKING:
-    from pse_core._core import Edge
+    from pse_core._core import Edge, StateGraph
 
 
 class NeverStateMachine(StateMachine):
@@ -29,6 +29,27 @@ class AnySchemaStepper(AnyStepper):
     __slots__ = ()
 
 
+class GraphStateMachine(StateMachine):
+    """A compiled alternative's graph: from state 0 to ``"$"``."""
+
+    def __init__(
+        self, graph: StateGraph, *, is_optional: bool = False, identifier: str | None = None
+    ) -> None:
+        super().__init__(
+            graph, start_state=0, end_states=["$"], is_optional=is_optional, identifier=identifier
+        )
+
+
+def parsed_value(stepper: Stepper) -> Any:
+    """A JSON stepper's value: its text parsed once it is complete JSON, else the raw
+    text (``None`` when empty)."""
+    raw = stepper.get_raw_value()
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw or None
+
+
 class AlternativesStateMachine(AnyStateMachine):
     """One machine per alternative (``anyOf``, several types), explored in parallel
     (``AnySchemaStateMachine`` compiles them from schemas). The value is the
@@ -38,11 +59,7 @@ class AlternativesStateMachine(AnyStateMachine):
 
     def stepper_value(self, stepper: Stepper) -> Any:
         """The parsed value once complete, else the raw text."""
-        raw = stepper.get_raw_value()
-        try:
-            return json.loads(raw)
-        except ValueError:
-            return raw or None
+        return parsed_value(stepper)
 
 
 class LayoutWhitespaceStateMachine(StateMachine):

@@ -30,7 +30,7 @@ from pse.automata.dfa import complement, product
 from pse.types._values import children, is_machine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.json.limits import MAX_PATTERN_REGIONS
-from pse.types.json.machines import NeverStateMachine
+from pse.types.json.machines import GraphStateMachine, NeverStateMachine
 from pse.types.json.objects import obj_value
 from pse.types.json.schema_ir import ObjAlt, ObjRule, StrAlt, Sub
 from pse.types.json.string_set import (
@@ -440,18 +440,11 @@ class ObjectSchemaStepper(ObjectStepper):
     __slots__ = ()
 
 
-class ObjectGraphStateMachine(StateMachine):
+class ObjectGraphStateMachine(GraphStateMachine):
     """A compiled object alternative (``ObjectSchemaStateMachine`` compiles one from
     a schema). The value is the ``dict`` once it is complete."""
 
     stepper_class: ClassVar[type[Stepper]] = ObjectSchemaStepper
-
-    def __init__(
-        self, graph: StateGraph, *, is_optional: bool = False, identifier: str | None = None
-    ) -> None:
-        super().__init__(
-            graph, start_state=0, end_states=["$"], is_optional=is_optional, identifier=identifier
-        )
 
     @staticmethod
     def from_alt(comp: Compiler, alt: ObjAlt) -> StateMachine:

@@ -38,7 +38,7 @@ from pse_core.errors import SchemaError
 
 from pse.types.base.encapsulated import encapsulate
 from pse.types.json.compiler import Compiler, compiler_for
-from pse.types.json.machines import AlternativesStateMachine, NeverStateMachine
+from pse.types.json.machines import AlternativesStateMachine, NeverStateMachine, parsed_value
 from pse.types.json.schema_sources.from_function import callable_to_schema
 from pse.types.json.schema_sources.from_pydantic import is_pydantic_model, pydantic_to_schema
 
@@ -77,11 +77,7 @@ class JsonSchemaStateMachine(StateMachine):
 
     def stepper_value(self, stepper: Stepper) -> Any:
         """The parsed JSON value once complete, else the raw text."""
-        raw = stepper.get_raw_value()
-        try:
-            return json.loads(raw)
-        except ValueError:
-            return raw or None
+        return parsed_value(stepper)
 
 
 def to_json_schema(structure: Any) -> Any:
