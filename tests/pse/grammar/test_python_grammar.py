@@ -274,6 +274,13 @@ CASES = [
     "f'{a if b else c}' f'{x[a, b]}'",
     "f'{a @ b | c ^ d & e << f >> g}' f'{~a + +b}'",
     "f'{a if b}'",
+    # a backslash-newline inside a replacement field (CPython 3.11 rejects it), and around one
+    'f"{a + \\\nb}"',
+    "f'{a:{b \\\n}}'",
+    'f"""{a}\\\n"""',
+    "f'{a}' + \\\nb",
+    "f'{a:{b}}' \\\n",
+    "f'{a!r:>{w}}'; z = \\\n3",
 ]
 
 # Valid Python 3.11 that the grammar deliberately does not cover (docs/grammar_languages.md).

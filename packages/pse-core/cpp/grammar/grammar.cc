@@ -233,7 +233,12 @@ Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::
     prune(t);
     if (t.role != TermRole::kNormal) ignore_.push_back(static_cast<std::uint16_t>(i));
   }
-  if (hook_ == Hook::kPython) bound_keywords(find("NAME"));
+  if (hook_ == Hook::kPython) {
+    bound_keywords(find("NAME"));
+    for (Terminal& t : terminals_)
+      if (t.name.starts_with("FSTRING_"))
+        t.fstring = t.name.ends_with("_OPEN") ? 1 : t.name.ends_with("_CLOSE") ? -1 : 0;
+  }
   initial_ = initial_set();
   initial_state_ = make_state(initial_, HookState{});
 }
@@ -373,7 +378,9 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
   }
   // Ignored lexemes (blanks, comments) are absorbed by the lexer: after one,
   // it restarts in `home` without the parser (not where the hooks need them).
-  const bool absorb = hook_ == Hook::kNone || (hook_ == Hook::kPython && !ps.hook.line_start);
+  // Inside an f-string's replacement field the hook must see a backslash-newline.
+  const bool absorb = hook_ == Hook::kNone ||
+                      (hook_ == Hook::kPython && !ps.hook.line_start && ps.hook.fields == 0);
   // Only the bytes that would extend the previous lexeme matter, not which
   // configuration it ended in: start configurations are shared by those.
   const std::int32_t expected = base ? base->expected_id : -1;
@@ -602,6 +609,8 @@ StatePtr Grammar::finish_new(const StatePtr& ps, const LexConfig& c, std::uint64
         return make_state(std::move(s), std::move(h));
       }
       case TermRole::kContinuation:  // the input may not end right after it
+        // CPython 3.11: "f-string expression part cannot include a backslash".
+        if (h.fields > 0) return make_state(nullptr, std::move(h));
         if (continued) return ps;
         h.continued = true;
         return make_state(ps->set, std::move(h));
@@ -630,6 +639,7 @@ StatePtr Grammar::finish_new(const StatePtr& ps, const LexConfig& c, std::uint64
   }
   h.line_tokens = true;
   h.depth = std::max(0, h.depth + terminals_[c.accepted[0]].bracket);
+  h.fields = std::max(0, h.fields + terminals_[c.accepted[0]].fstring);
   return make_state(scan(base, c.accepted), std::move(h));
 }
 

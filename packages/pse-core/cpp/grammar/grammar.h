@@ -48,6 +48,9 @@ struct Terminal {
   bool literal = false;   ///< a string terminal: wins ties against regexes
   TermRole role = TermRole::kNormal;
   std::int8_t bracket = 0;  ///< +1 for "(" "[" "{", -1 for ")" "]" "}"
+  /// python: +1 for a terminal that opens an f-string's replacement fields
+  /// (FSTRING_*_OPEN), -1 for one that ends the f-string (FSTRING_*_CLOSE).
+  std::int8_t fstring = 0;
   std::int32_t rank() const { return priority * 2 + (literal ? 1 : 0); }
 };
 
@@ -100,6 +103,7 @@ struct HookState {
   std::uint32_t col = 0, altcol = 0;
   bool continued = false;      ///< python: the last lexeme was a backslash-newline
   std::int32_t depth = 0;      ///< open brackets
+  std::int32_t fields = 0;     ///< python: f-strings whose replacement fields are open
   bool line_start = true;      ///< nothing but blanks/comments on this line yet
   bool line_tokens = false;    ///< a real token on this logical line
   /// bash: heredoc (delimiter, strip leading tabs) pairs whose bodies are due.

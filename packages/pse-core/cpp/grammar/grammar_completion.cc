@@ -249,7 +249,8 @@ class CompletionSearch {
       const HookState &a = ps->hook, &b = o.ps->hook;
       return ps->set == o.ps->set && ps->effective == o.ps->effective && a.indents == b.indents &&
              a.alt_indents == b.alt_indents && a.col == b.col && a.altcol == b.altcol &&
-             a.continued == b.continued && a.depth == b.depth && a.line_start == b.line_start &&
+             a.continued == b.continued && a.depth == b.depth && a.fields == b.fields &&
+             a.line_start == b.line_start &&
              a.line_tokens == b.line_tokens && a.heredocs == b.heredocs && a.bodies == b.bodies;
     }
   };
