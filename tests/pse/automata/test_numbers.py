@@ -40,6 +40,11 @@ CASES = [
     dict(integer=True, not_multiple=True),
     dict(multiple_of=5, minimum=0, not_multiple=True),
     dict(multiple_of=0.25, maximum=10, integer=True, not_multiple=True),
+    # integer multiples: remainders are merged into classes while the DFA is built
+    dict(multiple_of=7),
+    dict(multiple_of=100, minimum=-250),
+    dict(multiple_of=9, not_multiple=True),
+    dict(multiple_of=1000, integer=True, maximum=5000),
 ]
 
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <numeric>
 #include <string>
 #include <unordered_map>
@@ -133,6 +134,8 @@ struct Branch {
   bool has_remainder = false;
   bool negate = false;  // accept non-multiples; deficit q marks "never a multiple"
   Remainder rem;
+  /// With q = 1: each integer-part remainder's class representative (see canonical_remainders).
+  std::vector<std::uint32_t> canon;
 
   BranchState start() const {
     BranchState s;
@@ -158,6 +161,7 @@ struct Branch {
         return true;
       }
       out.value = mod(s.value * 10 + static_cast<u128>(sym) * q, p);
+      if (!canon.empty()) out.value = canon[static_cast<std::size_t>(out.value)];
       return true;
     }
     if (negate && s.value >= q) {  // already past every multiple: stays a non-multiple
@@ -205,6 +209,36 @@ void scaled_digits(const std::string& decimal, int x, std::string& integer, std:
   fraction.erase(std::min(fraction.find_last_not_of('0') + 1, fraction.size()));
 }
 
+/// For u modulo an integer p (q = 1), remainders r1, r2 of the integer part
+/// are equivalent when every digit string w leads both or neither to 0:
+/// (r * 10^|w| + w) mod p == 0. For |w| = j that is w = t_j(r) =
+/// (-r * 10^j) mod p when t_j < 10^j (else no w of that length); from the
+/// first j with 10^j >= p on, t_j determines all later ones. So the class of r
+/// is its (t_0, ..., t_J) signature; equivalent remainders give equivalent
+/// states (the '.' and the end of the mantissa only ask whether r == 0, which
+/// t_0 tells), and mapping each to the smallest of its class keeps the
+/// construction from enumerating remainders the minimal DFA merges anyway
+/// (type integer: 100 remainders modulo 100 become 3 classes).
+std::vector<std::uint32_t> canonical_remainders(std::uint32_t p) {
+  std::vector<std::uint32_t> canon(p);
+  std::map<std::vector<std::int64_t>, std::uint32_t> first;
+  std::vector<std::int64_t> signature;
+  for (std::uint32_t r = 0; r < p; ++r) {
+    signature.clear();
+    std::uint64_t power = 1;  // 10^j, capped once it passes p
+    std::uint64_t shifted = r;  // r * 10^j mod p
+    while (true) {
+      std::uint64_t t = (p - shifted) % p;
+      signature.push_back(t < power ? static_cast<std::int64_t>(t) : -1);
+      if (power >= p) break;
+      power *= 10;
+      shifted = shifted * 10 % p;
+    }
+    canon[r] = first.try_emplace(signature, r).first->second;
+  }
+  return canon;
+}
+
 Branch make_branch(const NumberConstraints& nc, int sign, int x) {
   Branch b;
   for (const NumberBound& bound : nc.bounds) {
@@ -243,6 +277,7 @@ Branch make_branch(const NumberConstraints& nc, int sign, int x) {
     std::int32_t k = 0;
     while (p * pow10(k) < q) ++k;
     b.rem.cap = std::max(k, 1);
+    if (q == 1 && p <= (1u << 16)) b.canon = canonical_remainders(static_cast<std::uint32_t>(p));
   }
   return b;
 }
