@@ -126,6 +126,7 @@ def json_grammar() -> StateMachine:
     alternatives = [obj, arr, StringStateMachine(), NumberStateMachine(), *literals]
     target = StateMachine({0: [(m, "$") for m in alternatives]})
     value.set_target(target)
+    target.seal()  # the reference becomes a back-edge: no cycle, freed with the root
     return target
 
 

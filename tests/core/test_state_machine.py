@@ -159,6 +159,7 @@ def test_recursion_through_ref() -> None:
     ref.set_target(any_sm)
     assert accepts(any_sm, "((x))") and not accepts(any_sm, "((x)")
     assert ref.target is any_sm
+    any_sm.seal()  # a hand-built cycle: sealed, it is freed with the root
 
 
 def test_missing_state_is_a_grammar_error() -> None:
@@ -194,6 +195,7 @@ def test_unset_ref_and_left_recursion_are_grammar_errors() -> None:
     ref.set_target(left)
     with pytest.raises(GrammarError, match="recursion"):
         left.get_steppers()
+    left.seal()
 
 
 def test_advance_all_heals_with_vocab() -> None:
