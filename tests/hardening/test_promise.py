@@ -102,7 +102,7 @@ def test_valid_instances_are_accepted(
         engine.configure(schema)
         machine = engine.state_machine
     except SchemaError as exc:
-        if "accepts no instance" not in str(exc):
+        if exc.code != "unsatisfiable":
             return
     try:
         instance = data.draw(hypothesis_jsonschema.from_schema(schema))
