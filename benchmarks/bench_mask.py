@@ -185,7 +185,7 @@ def bench_keywords(name: str, tokenizer: Any, repeat: int, only: str = "") -> li
     mask = np.zeros((engine.vocab_size + 31) // 32, dtype=np.int32)
     rows = []
     for label, schema, instance in KEYWORD_CASES:
-        if only not in label:
+        if only and not any(part in label for part in only.split(",")):
             continue
         token_ids = tokenizer.encode(
             json.dumps(instance, separators=(",", ":")), add_special_tokens=False
@@ -260,7 +260,9 @@ def main() -> int:
         " without (saves results/<--results-name>.json)",
     )
     parser.add_argument("--results-name", default="keyword-masks", help="with --keywords")
-    parser.add_argument("--only", default="", help="with --keywords: cases whose name has this")
+    parser.add_argument(
+        "--only", default="", help="with --keywords: cases whose name has one of these (a,b)"
+    )
     args = parser.parse_args()
 
     if args.keywords:

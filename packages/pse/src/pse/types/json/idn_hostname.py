@@ -29,11 +29,11 @@ C++ and asks the ``idna`` package (IDNA2008, no UTS 46 mapping) the rest:
   incomplete only when a witness completes it (never a dead end, possibly a
   valid spelling masked).
 
-So a mask over an ASCII name costs no Python; over a name with other letters
-the tokens the string and the code point tables allow each cost one Python
-call (cached). ``minLength``/``maxLength`` count the decoded characters; a
-token that splits a multi-byte UTF-8 character is judged like an unfinished
-``\\u`` escape.
+So a mask asks no Python about a token that keeps the name plain ASCII or
+adds a disallowed code point; every other token the string allows costs one
+Python call (cached per name): tens of ms per mask at 49k, hundreds at 128k.
+``minLength``/``maxLength`` count the decoded characters; a token that splits
+a multi-byte UTF-8 character is judged like an unfinished ``\\u`` escape.
 """
 
 from __future__ import annotations
