@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "consume.h"
 #include "pse_core/limits.h"
 
 namespace pse {
@@ -55,25 +56,24 @@ std::vector<ExternalNode::Step> CheckedNode::consume(void* h, std::string_view t
   auto arena = std::make_shared<Arena>(limits::kPathArenaBlockBytes);
   arena->keep(s.arena);
   Runtime rt(*arena, false);
-  Positions at = s.positions, next;
-  for (std::size_t k = 0; k < text.size(); ++k) {
-    next.clear();
-    rt.advance(at, static_cast<std::uint8_t>(text[k]), next);
-    if (next.empty()) break;
-    const bool finished = any_done(next);
-    if (finished || k + 1 == text.size()) {
-      auto n = std::make_shared<Stepped>();
-      n->arena = arena;
-      n->check = check;
-      n->finished = finished;
-      if (k + 1 == text.size()) n->positions = next;
-      else  // the value ended inside the text: the rest belongs to the parent
-        for (const Frame* f : next)
-          if (f->done()) n->positions.push_back(f);
-      out.push_back(Step{n, k + 1});
-    }
-    at.swap(next);
-  }
+  // feed() steps external frames inside the wrapped machine too (a checked
+  // value nested in another: a unique array of unique arrays).
+  FeedResult fed;
+  feed(rt, s.positions, text, 0, fed);
+  auto make_step = [&](Positions positions, std::size_t used) {
+    auto n = std::make_shared<Stepped>();
+    n->arena = arena;
+    n->check = check;
+    n->finished = any_done(positions);
+    n->positions = std::move(positions);
+    out.push_back(Step{n, used});
+  };
+  if (fed.finished && fed.finished_at > 0)  // the value ended inside the text: the rest is the parent's
+    make_step(Positions{fed.finished}, fed.finished_at);
+  Positions next;
+  rt.offset = static_cast<std::uint32_t>(text.size());
+  for (const Frame* g : fed.full) rt.closure(g, next);
+  if (!next.empty()) make_step(std::move(next), text.size());
   return out;
 }
 

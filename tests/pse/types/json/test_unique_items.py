@@ -143,3 +143,43 @@ def test_mask_is_what_the_stepper_consumes(smollm2: Any, prefix: str) -> None:
     closing = smollm2.encode('a"', add_special_tokens=False)
     if prefix == '["a", "' and len(closing) == 1:
         assert not (int(mask[closing[0] >> 5]) >> (closing[0] & 31)) & 1
+
+
+NESTED: list[dict[str, Any]] = [
+    {"type": "array", "uniqueItems": True, "items": {"type": "array", "uniqueItems": True}},
+    {
+        "type": "array",
+        "uniqueItems": True,
+        "items": {"type": "object", "properties": {"c": {"type": "array", "uniqueItems": True}}},
+    },
+    {"type": "array", "uniqueItems": True, "items": {"type": "string", "format": "regex"}},
+    {
+        "$defs": {"tree": {"type": "array", "uniqueItems": True, "items": {"$ref": "#/$defs/tree"}}},
+        "$ref": "#/$defs/tree",
+    },
+]
+NESTED_INSTANCES: list[Any] = [
+    [["a", "b"]],
+    [["a"], ["a"]],
+    [["a", "a"]],
+    [["a"], ["b"]],
+    [["a", "b"], ["b", "a"]],
+    [{"c": ["a", "b"]}],
+    [{"c": ["a", "a"]}],
+    [{"c": [1]}, {"c": [1.0]}],
+    ["a+", "b"],
+    ["a(", "b"],
+    [[], [[]]],
+    [[[]], [[]]],
+    [[[], []]],
+]
+
+
+@pytest.mark.parametrize("schema", NESTED, ids=["arrays", "objects", "regex", "recursive"])
+def test_checked_values_nested_in_a_unique_array(schema: dict[str, Any]) -> None:
+    """A checked value inside a unique array (itself unique, a format, recursive)
+    gets the verdict jsonschema gives."""
+    machine = compiled(schema)
+    checker = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+    for instance in NESTED_INSTANCES:
+        assert valid(machine, instance) == checker.is_valid(instance), instance
