@@ -76,3 +76,26 @@ def test_fill_masks_mixes_remembered_and_walked_rows() -> None:
         allowed, bits = fill(engine)
         assert out[row].tobytes() == bits, f"row {row}"
         assert statuses[row][0] == allowed
+
+
+def test_a_small_mask_cache_limit_changes_no_mask() -> None:
+    """Past `Vocabulary.mask_cache_limit` the shared cache empties and refills (with
+    a limit of one byte, at every new entry): the masks of a walk are those of a
+    walk with the default limit."""
+    tok, _ = real_vocab()
+    text = '{"id":1042,"tags":["a","bc"],"ok":true,"score":97.25,"n":{"x":null,"y":[]}}'
+    ids = tok.encode(text, add_special_tokens=False)
+    walks = []
+    for limit in (None, 1):
+        _, vocab = real_vocab()
+        if limit is not None:
+            vocab.mask_cache_limit = limit
+        assert vocab.mask_cache_limit == (limit or 1 << 30)
+        engine = Engine(vocab)
+        engine.state_machine = json_grammar()
+        masks = []
+        for token_id in ids:
+            masks.append(fill(engine))
+            engine.consume_token(token_id)
+        walks.append(masks)
+    assert walks[1] == walks[0]

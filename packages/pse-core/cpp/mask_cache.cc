@@ -157,7 +157,7 @@ std::shared_ptr<const MaskEntry> MaskCache::get(const Key& key, const Frame& lea
   if (it != entries_.end()) return it->second;
   std::shared_ptr<const MaskEntry> entry = build(key, leaf, trie, vocab_size);
   const std::size_t size = entry->bytes();
-  if (bytes_ + size > kBytes) {
+  if (bytes_ + size > limit()) {
     entries_.clear();
     bytes_ = 0;
     generation_.fetch_add(1, std::memory_order_relaxed);

@@ -100,7 +100,11 @@ void bind_vocabulary(nb::module_& m) {
       .def_prop_ro("eos_token_ids", &Vocabulary::eos_ids)
       .def_prop_ro("control_token_ids", &Vocabulary::control_ids)
       .def_prop_ro("mask_cache_entries", [](const Vocabulary& v) { return v.cache().entries(); })
-      .def_prop_ro("mask_cache_bytes", [](const Vocabulary& v) { return v.cache().bytes(); });
+      .def_prop_ro("mask_cache_bytes", [](const Vocabulary& v) { return v.cache().bytes(); })
+      .def_prop_rw(
+          "mask_cache_limit", [](const Vocabulary& v) { return v.cache().limit(); },
+          [](Vocabulary& v, std::size_t bytes) { v.cache().set_limit(bytes); },
+          "Bytes of mask-cache entries kept before the cache empties (default 1 GiB).");
 }
 
 }  // namespace pse::py

@@ -52,10 +52,15 @@ class MaskCache {
   };
   static Key key(const Frame& leaf, std::uint32_t root, std::uint32_t span);
 
+  /// The default of `limit()`: 1 GiB. A grammar's working set is large (the
+  /// Python grammar walking 2,000 tokens holds about 170 MiB of entries at
+  /// 49k), so a small bound would recompute its masks at every token.
+  static constexpr std::size_t kDefaultBytes = std::size_t{1} << 30;
   /// At most this many bytes of entries (MaskEntry::bytes()): an entry that
   /// would pass it empties the cache first. Entries depend only on their key,
   /// so dropping them changes no mask, only what is computed again.
-  static constexpr std::size_t kBytes = std::size_t{32} << 20;
+  std::size_t limit() const { return limit_.load(std::memory_order_relaxed); }
+  void set_limit(std::size_t bytes) { limit_.store(bytes, std::memory_order_relaxed); }
 
   /// The entry for `key` (of `leaf` at trie node `key.root`), built on first
   /// use. The caller's reference keeps it alive after the cache drops it.
@@ -97,6 +102,7 @@ class MaskCache {
   std::unordered_map<Key, std::shared_ptr<const MaskEntry>, KeyHash> entries_;
   std::size_t bytes_ = 0;
   std::atomic<std::uint64_t> generation_{0};
+  std::atomic<std::size_t> limit_{kDefaultBytes};
   std::unordered_map<Key, std::unique_ptr<StringProfile>, KeyHash> string_profiles_;
 };
 

@@ -269,6 +269,11 @@ class Vocabulary:
     def mask_cache_entries(self) -> int: ...
     @property
     def mask_cache_bytes(self) -> int: ...
+    @property
+    def mask_cache_limit(self) -> int:
+        """Bytes of mask-cache entries kept before the cache empties (default 1 GiB)."""
+    @mask_cache_limit.setter
+    def mask_cache_limit(self, bytes: int) -> None: ...
 
 class Engine:
     def __init__(
