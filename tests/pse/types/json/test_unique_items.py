@@ -154,7 +154,9 @@ NESTED: list[dict[str, Any]] = [
     },
     {"type": "array", "uniqueItems": True, "items": {"type": "string", "format": "regex"}},
     {
-        "$defs": {"tree": {"type": "array", "uniqueItems": True, "items": {"$ref": "#/$defs/tree"}}},
+        "$defs": {
+            "tree": {"type": "array", "uniqueItems": True, "items": {"$ref": "#/$defs/tree"}}
+        },
         "$ref": "#/$defs/tree",
     },
 ]
