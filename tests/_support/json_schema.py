@@ -25,3 +25,14 @@ def valid(machine: StateMachine, value: Any) -> bool:
     b = accepts(machine, json.dumps(value, separators=(",", ":")))
     assert a == b, value
     return a
+
+
+def nested_objects(depth: int) -> tuple[dict[str, Any], Any]:
+    """A schema of ``depth`` objects nested under key ``a`` around an integer, and an
+    instance of it."""
+    schema: dict[str, Any] = {"type": "integer"}
+    instance: Any = 1
+    for _ in range(depth):
+        schema = {"type": "object", "properties": {"a": schema}, "required": ["a"]}
+        instance = {"a": instance}
+    return schema, instance

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 import pytest
+from _support.json_schema import nested_objects
 from _support.tokenizers import smollm2_tokenizer
 from hardening.promise import LogitSource, check_case, run_case, validator
 from pse_core.errors import SchemaError
@@ -57,19 +58,10 @@ def test_the_escaped_key_is_accepted_and_valid() -> None:
     assert engine.get_structured_output() == {PLANE4_KEY: 1}
 
 
-def nested(depth: int) -> tuple[dict[str, Any], Any]:
-    schema: dict[str, Any] = {"type": "integer"}
-    instance: Any = 1
-    for _ in range(depth):
-        schema = {"type": "object", "properties": {"a": schema}, "required": ["a"]}
-        instance = {"a": instance}
-    return schema, instance
-
-
 @pytest.mark.parametrize("depth", [100, 200])
 def test_nesting_compiles(depth: int) -> None:
     engine = StructuringEngine(smollm2_tokenizer())
-    schema, instance = nested(depth)
+    schema, instance = nested_objects(depth)
     engine.configure(schema)
     assert engine.consume_text(json.dumps(instance)) and engine.has_reached_accept_state
 
@@ -77,7 +69,7 @@ def test_nesting_compiles(depth: int) -> None:
 def test_nesting_beyond_the_limit_is_a_schema_error() -> None:
     engine = StructuringEngine(smollm2_tokenizer())
     with pytest.raises(SchemaError):
-        engine.configure(nested(5_000)[0])
+        engine.configure(nested_objects(5_000)[0])
 
 
 #: Schemas no instance satisfies: configure() declines them (code unsatisfiable,

@@ -12,9 +12,9 @@ import ast
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+from _support.json_schema import nested_objects
 from pse_core import StateMachine
 from pse_core.errors import SchemaError
 
@@ -101,15 +101,6 @@ def test_docs_embed_the_limits_table() -> None:
     assert limits.markdown_table() in doc.read_text(encoding="utf-8")
 
 
-def nested(depth: int) -> tuple[dict[str, Any], Any]:
-    schema: dict[str, Any] = {"type": "integer"}
-    instance: Any = 1
-    for _ in range(depth):
-        schema = {"type": "object", "properties": {"a": schema}, "required": ["a"]}
-        instance = {"a": instance}
-    return schema, instance
-
-
 def accepts(machine: StateMachine, text: str) -> bool:
     steppers = StateMachine.advance_all_basic(machine.get_steppers(), text)
     return any(not s.remaining_input and s.has_reached_accept_state() for s in steppers)
@@ -120,7 +111,7 @@ def test_nesting_up_to_the_limit_compiles(wrap: str) -> None:
     before = sys.getrecursionlimit()
     depth = limits.MAX_DEPTH
     if wrap == "object":
-        schema, instance = nested(depth)
+        schema, instance = nested_objects(depth)
     elif wrap == "array":
         schema, instance = {"type": "integer"}, 1
         for _ in range(depth):
@@ -142,7 +133,7 @@ def test_nesting_up_to_the_limit_compiles(wrap: str) -> None:
 def test_nesting_beyond_the_limit_is_a_schema_error(depth: int) -> None:
     before = sys.getrecursionlimit()
     with pytest.raises(SchemaError) as info:
-        schema_to_state_machine(nested(depth)[0])
+        schema_to_state_machine(nested_objects(depth)[0])
     assert info.value.code == "too-complex"
     assert "MAX_DEPTH" in info.value.message and str(limits.MAX_DEPTH) in info.value.message
     assert info.value.pointer == "/properties/a" * (limits.MAX_DEPTH + 1)
