@@ -75,6 +75,17 @@ def exponent(text: str) -> int:
     return int(low.split("e")[1]) if "e" in low else 0
 
 
+def beyond_remainder_budget(case: dict[str, object], text: str) -> bool:
+    """The documented limit (docs/json_schema.md, known inexactness): a negative
+    exponent is left out where the ``multipleOf`` check would need more than 100
+    remainder states (the multiple's numerator times 10 per place)."""
+    places = -exponent(text)
+    if places <= 0 or "multiple_of" not in case:
+        return False
+    numerator = Fraction(Decimal(str(case["multiple_of"]))).numerator
+    return bool(numerator * 10**places > 100)
+
+
 @pytest.mark.parametrize("case", CASES)
 @settings(max_examples=150, deadline=None)
 @given(text=LITERAL)
@@ -86,7 +97,7 @@ def test_against_decimal(case: dict[str, object], text: str) -> None:
         assert expected, text  # never accepts a forbidden value
     elif expected and "e" not in text.lower():
         pytest.fail(f"{text} should be accepted")
-    elif expected and abs(exponent(text)) <= 1:
+    elif expected and abs(exponent(text)) <= 1 and not beyond_remainder_budget(case, text):
         pytest.fail(f"{text} should be accepted (small exponent)")
 
 

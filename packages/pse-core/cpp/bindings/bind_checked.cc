@@ -23,8 +23,16 @@ std::u32string code_points(nb::handle text) {
 }
 
 nb::str to_str(const std::u32string& text) {
-  PyObject* s = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, text.data(),
-                                          static_cast<Py_ssize_t>(text.size()));
+  // UTF-32 in native byte order through the stable ABI (the abi3 wheel for
+  // CPython 3.12+); surrogatepass keeps lone surrogates.
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  int order = -1;
+#else
+  int order = 1;
+#endif
+  PyObject* s = PyUnicode_DecodeUTF32(reinterpret_cast<const char*>(text.data()),
+                                      static_cast<Py_ssize_t>(text.size() * sizeof(char32_t)),
+                                      "surrogatepass", &order);
   if (!s) throw nb::python_error();
   return nb::steal<nb::str>(s);
 }

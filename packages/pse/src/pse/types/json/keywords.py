@@ -112,8 +112,9 @@ KEYWORDS: tuple[Keyword, ...] = (
         "format",
         E,
         "date, time, date-time, duration, email, hostname, ipv4, ipv6, uuid, uri "
-        "(see `pse.automata.SUPPORTED_FORMATS`); idn-hostname (IDNA2008, needs `idna`) and "
-        "regex (ECMA-262, Unicode mode) by Python steppers; unknown formats are annotations",
+        "(see `pse.automata.SUPPORTED_FORMATS`); idn-hostname (IDNA2008, needs `idna`; a native "
+        "check that calls `idna` for non-ASCII names) and regex (ECMA-262, Unicode mode; a "
+        "native check); unknown formats are annotations",
     ),
     # --- arrays
     Keyword("items", E, "schema, or array (draft 7 tuple form)"),
@@ -124,8 +125,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     Keyword(
         "uniqueItems",
         E,
-        "small finite item sets: an explicit graph; any other item schema: a stepper masks "
-        "the token that completes a duplicate (JSON equality)",
+        "small finite item sets: an explicit graph; any other item schema: a native check "
+        "masks the token that completes a duplicate (JSON equality)",
     ),
     Keyword("contains", P, "with `minContains` (at least n items match); bounded item counts"),
     Keyword("minContains", P, "with `contains`"),
@@ -167,7 +168,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         "contentMediaType",
         A,
         "annotation in 2020-12; draft 7: application/json (plain or base64) asserted by a "
-        "Python stepper, other media types declined",
+        "native check, other media types declined",
     ),
     Keyword("contentSchema", A, "annotation in 2020-12"),
     # --- annotations
