@@ -4,10 +4,14 @@
 // finished lexemes fed to the parser), so an answer is always a valid
 // continuation. The estimate is a lower bound computed on the Earley sets:
 // the fewest bytes the parse needs to end when every terminal costs its
-// shortest text and the hooks' tokens cost nothing; it ignores what the
-// lexer adds (blanks between lexemes), so it never overestimates and the first
-// end reached is a shortest one.
+// shortest text, plus what the hooks make certain (python: a byte per newline
+// but the last, which the end of the input gives, a blank per INDENT, a blank
+// between a keyword and a name or keyword after it; bash: a heredoc's newline,
+// body and delimiter line). It counts no other blank the lexer adds (such as
+// indentation), so it never overestimates and the first end reached is a
+// shortest one.
 #include <algorithm>
+#include <array>
 #include <queue>
 #include <unordered_map>
 
@@ -21,9 +25,10 @@ namespace {
 constexpr std::uint32_t kFar = 1u << 30;
 /// Search nodes one search may make before it gives up.
 constexpr std::size_t kMaxNodes = 20000;
-/// When the exact search gives up: a greedier one (estimate x kGreedy), whose
-/// answer is valid but may be longer than the shortest (conservative for a budget).
-constexpr std::uint32_t kGreedy = 4;
+/// When the exact search gives up: greedier ones (the estimate weighted by
+/// these), whose answers are valid but may be longer than the shortest
+/// (conservative for a budget); the last is nearly best-first on the estimate.
+constexpr std::array<std::uint32_t, 2> kGreedy = {4, 64};
 
 std::uint32_t plus(std::uint32_t a, std::uint32_t b) { return std::min(kFar, a + b); }
 
@@ -72,24 +77,86 @@ void Grammar::make_bounds() const {
     }
     term_dist_[t] = std::move(dist);
   }
+  const bool python = hook_ == Hook::kPython;
   auto term_len = [&](std::int32_t t) -> std::uint32_t {
-    // python: an INDENT comes after a newline and at least one blank.
-    if (t == indent_) return 2;
+    // python: a NEWLINE is a newline byte (the estimate takes back the one the
+    // end of the input gives), an INDENT at least one blank after it.
+    if (python && (t == newline_ || t == indent_)) return 1;
     const auto& d = term_dist_[t];
     return d.empty() ? 0 : d[0] == 0xFFFF ? kFar : d[0];
   };
+  // python: a keyword followed in a rule by a symbol whose every text starts
+  // with a byte a NAME could go on with after the keyword (`def f`) needs a
+  // byte between them (NAME shadows the keyword: `deff` is one name).
+  using Bytes = std::array<std::uint64_t, 4>;
+  auto has = [](const Bytes& set, int b) { return (set[b >> 6] >> (b & 63) & 1) != 0; };
+  std::vector<Bytes> first_nt(rules_of_.size());
+  std::vector<std::uint8_t> unsure(rules_of_.size(), 0);  // may start with no byte of its own
+  std::vector<Bytes> cont(terminals_.size());
+  auto first_of = [&](std::int32_t sym, Bytes& out) -> bool {  // false: not sure
+    if (sym < 0) {
+      for (int w = 0; w < 4; ++w) out[w] |= first_nt[~sym][w];
+      return !unsure[~sym] && !nullable_[~sym];
+    }
+    if (term_dist_[sym].empty()) return false;  // made by a hook
+    for (int b = 0; b < 256; ++b)
+      if (terminals_[sym].table[b] >= 0) out[b >> 6] |= 1ull << (b & 63);
+    return true;
+  };
+  if (python && name_ >= 0) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const Rule& r : rules_) {
+        Bytes set = first_nt[r.lhs];
+        bool sure = !r.rhs.empty() && first_of(r.rhs[0], set);
+        if ((!sure && !unsure[r.lhs]) || set != first_nt[r.lhs]) {
+          unsure[r.lhs] = unsure[r.lhs] || !sure;
+          first_nt[r.lhs] = set;
+          changed = true;
+        }
+      }
+    }
+    const Terminal& name = terminals_[name_];
+    for (std::size_t t = 0; t < terminals_.size(); ++t) {
+      if (!bounded_[t]) continue;
+      std::int32_t k = 0, n = 0;  // the keyword's text through its automaton and NAME's
+      while (n >= 0 && !terminals_[t].accepting[k]) {
+        int b = 0;
+        while (b < 256 && terminals_[t].table[k * 256 + b] < 0) ++b;
+        if (b == 256) break;
+        k = terminals_[t].table[k * 256 + b];
+        n = name.table[n * 256 + b];
+      }
+      if (n < 0) continue;
+      for (int b = 0; b < 256; ++b)
+        if (name.table[n * 256 + b] >= 0) cont[t][b >> 6] |= 1ull << (b & 63);
+    }
+  }
+  auto gap = [&](const Rule& r, std::size_t i) -> std::uint32_t {  // between rhs[i] and rhs[i + 1]
+    if (i + 1 >= r.rhs.size() || r.rhs[i] < 0 || name_ < 0 || !python || !bounded_[r.rhs[i]]) return 0;
+    Bytes next{};
+    if (!first_of(r.rhs[i + 1], next)) return 0;
+    for (int b = 0; b < 256; ++b)
+      if (has(next, b) && !has(cont[r.rhs[i]], b)) return 0;
+    return 1;
+  };
   // Per nonterminal, the fewest bytes it derives; then per rule and dot.
   std::vector<std::uint32_t> sym(rules_of_.size(), kFar);
-  auto seq = [&](const Rule& r, std::size_t from) {
+  std::vector<std::vector<std::uint32_t>> gaps(rules_.size());
+  for (std::size_t k = 0; k < rules_.size(); ++k)
+    for (std::size_t i = 0; i < rules_[k].rhs.size(); ++i) gaps[k].push_back(gap(rules_[k], i));
+  auto seq = [&](std::size_t k, std::size_t from) {
+    const Rule& r = rules_[k];
     std::uint32_t sum = 0;
     for (std::size_t i = from; i < r.rhs.size(); ++i)
-      sum = plus(sum, r.rhs[i] >= 0 ? term_len(r.rhs[i]) : sym[~r.rhs[i]]);
+      sum = plus(sum, plus(gaps[k][i], r.rhs[i] >= 0 ? term_len(r.rhs[i]) : sym[~r.rhs[i]]));
     return sum;
   };
   for (bool changed = true; changed;) {
     changed = false;
-    for (const Rule& r : rules_) {
-      const std::uint32_t v = seq(r, 0);
+    for (std::size_t k = 0; k < rules_.size(); ++k) {
+      const Rule& r = rules_[k];
+      const std::uint32_t v = seq(k, 0);
       if (v < sym[r.lhs]) {
         sym[r.lhs] = v;
         changed = true;
@@ -101,7 +168,8 @@ void Grammar::make_bounds() const {
     const Rule& r = rules_[k];
     rest_len_[k].assign(r.rhs.size() + 1, 0);
     for (std::size_t i = r.rhs.size(); i-- > 0;)
-      rest_len_[k][i] = plus(rest_len_[k][i + 1], r.rhs[i] >= 0 ? term_len(r.rhs[i]) : sym[~r.rhs[i]]);
+      rest_len_[k][i] = plus(plus(rest_len_[k][i + 1], gaps[k][i]),
+                             r.rhs[i] >= 0 ? term_len(r.rhs[i]) : sym[~r.rhs[i]]);
   }
 }
 
@@ -276,32 +344,69 @@ class CompletionSearch {
   /// becomes was counted for there (ignored lexemes count for nothing).
   std::uint32_t estimate(const Node& n) const {
     std::uint32_t parse = g_.set_bound(*n.ps->set);
+    if (g_.hook_ == Hook::kPython && parse < kFar && parse > 0) --parse;  // the end gives a newline
     // bash: each heredoc still due needs its delimiter line (the grammar
-    // leaves the bodies optional; the hook demands them). The one being read
-    // is the current lexeme.
-    const auto& due = n.ps->hook.heredocs;
-    for (std::size_t i = n.ps->hook.bodies && !fresh(n) ? 1 : 0; i < due.size(); ++i)
-      parse = plus(parse, static_cast<std::uint32_t>(due[i].first.size()));
-    if (fresh(n)) return parse;
+    // leaves the bodies optional; the hook demands them), and the bodies a
+    // newline before them. The one being read is the current lexeme.
+    // These come on top of the parse's bound, never taken back with a lexeme's text.
+    const HookState& hook = n.ps->hook;
+    const auto& due = hook.heredocs;
+    std::uint32_t extra = 0;
+    for (std::size_t i = hook.bodies && !fresh(n) ? 1 : 0; i < due.size(); ++i)
+      extra = plus(extra, static_cast<std::uint32_t>(due[i].first.size()));
+    bool pending = !due.empty();
     // bash: inside a heredoc start, the delimiter read so far is due as a line.
-    if (n.local >> 62 == 1 && g_.config(n.cfg).capture) {
+    if (!fresh(n) && n.local >> 62 == 1 && g_.config(n.cfg).capture) {
       bool start_only = true;
       for (auto [t, s] : g_.config(n.cfg).items)
         start_only = start_only && ((t & kShadow) || static_cast<std::int32_t>(t) == g_.heredoc_start_);
-      if (start_only) parse = plus(parse, g_.delimiter_length(static_cast<std::uint32_t>(n.local)));
+      if (start_only) {
+        extra = plus(extra, g_.delimiter_length(static_cast<std::uint32_t>(n.local)));
+        pending = true;
+      }
     }
+    if (pending && !hook.bodies) extra = plus(extra, 1);
+    if (fresh(n)) return plus(parse, extra);
     std::uint32_t best = kFar;
     for (auto [t, s] : g_.config(n.cfg).items) {
       if (t & kShadow) continue;
-      std::uint32_t dist = 0, counted = 0;  // heredoc bodies (made on demand): 0, 0
+      std::uint32_t dist = 0, counted = 0;
       if (t < g_.term_dist_.size() && !g_.term_dist_[t].empty()) {
         dist = g_.term_dist_[t][s];
         if (dist == 0xFFFF) continue;
         counted = Grammar::is_token(g_.term(t).role) ? g_.term_dist_[t][0] : 0;
+      } else if (g_.term(t).role == TermRole::kHeredoc) {
+        dist = body_distance(t, s);  // the grammar counted the body as nothing
+        if (dist >= kFar) continue;
       }
       best = std::min(best, dist + (parse > counted ? parse - counted : 0));
     }
-    return best;
+    return plus(best, extra);
+  }
+
+  /// bash: the fewest bytes that end a heredoc body (a terminal made on
+  /// demand, so not in term_dist_) from state `s` of its automaton.
+  std::uint32_t body_distance(std::uint16_t t, std::int32_t s) const {
+    const std::uint64_t k = static_cast<std::uint64_t>(t) << 32 | static_cast<std::uint32_t>(s);
+    if (auto it = body_dist_.find(k); it != body_dist_.end()) return it->second;
+    const Terminal& term = g_.term(t);
+    std::vector<std::int32_t> level{s}, next;
+    std::vector<std::uint8_t> seen(term.accepting.size(), 0);
+    seen[s] = 1;
+    std::uint32_t d = 0;
+    for (; !level.empty(); ++d, level.swap(next), next.clear()) {
+      for (std::int32_t at : level) {
+        if (term.accepting[at]) return body_dist_[k] = d;
+        for (int b = 0; b < 256; ++b) {
+          const std::int32_t to = term.table[static_cast<std::size_t>(at) * 256 + b];
+          if (to >= 0 && !seen[to]) {
+            seen[to] = 1;
+            next.push_back(to);
+          }
+        }
+      }
+    }
+    return body_dist_[k] = kFar;
   }
 
   void push(StatePtr ps, std::int32_t cfg, std::uint64_t local, std::uint32_t g, std::int32_t parent,
@@ -314,7 +419,7 @@ class CompletionSearch {
     }
     const std::uint32_t h = estimate(n);
     if (h >= kFar) return;  // the parse cannot end from here
-    queue_.emplace(g + weight_ * h, -static_cast<std::int64_t>(g), nodes_.size());
+    queue_.emplace(g + std::uint64_t{weight_} * h, -static_cast<std::int64_t>(g), nodes_.size());
     nodes_.push_back(std::move(n));
   }
 
@@ -331,9 +436,10 @@ class CompletionSearch {
   std::uint32_t weight_ = 1;
   std::vector<Node> nodes_;
   std::unordered_map<Key, std::uint32_t, KeyHash> best_;
+  mutable std::unordered_map<std::uint64_t, std::uint32_t> body_dist_;
   /// (estimated total, -bytes so far, node): the fewest total first, the
   /// deepest among equals (it reaches an end sooner), then the bytes' order.
-  using Entry = std::tuple<std::uint32_t, std::int64_t, std::size_t>;
+  using Entry = std::tuple<std::uint64_t, std::int64_t, std::size_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue_;
 };
 
@@ -347,12 +453,16 @@ std::optional<std::string> Grammar::shortest_completion(const StatePtr& ps, std:
     const std::vector<std::uint8_t> printable = byte_order(false);
     auto found = search.run(ps, cfg, local, printable, 1, exhausted);
     if (found) return found;
-    if (!exhausted) return search.run(ps, cfg, local, printable, kGreedy, exhausted);
-    std::vector<std::uint8_t> all = printable, rest = byte_order(true);
-    all.insert(all.end(), rest.begin(), rest.end());
-    found = search.run(ps, cfg, local, all, 1, exhausted);
-    if (found || exhausted) return found;
-    return search.run(ps, cfg, local, all, kGreedy, exhausted);
+    std::vector<std::uint8_t> bytes = printable;
+    if (exhausted) {  // nothing printable ends it: every byte
+      const std::vector<std::uint8_t> rest = byte_order(true);
+      bytes.insert(bytes.end(), rest.begin(), rest.end());
+      found = search.run(ps, cfg, local, bytes, 1, exhausted);
+      if (found || exhausted) return found;
+    }
+    for (std::uint32_t weight : kGreedy)
+      if ((found = search.run(ps, cfg, local, bytes, weight, exhausted)) || exhausted) return found;
+    return std::nullopt;
   } catch (const GrammarError&) {  // a parse past the grammar's limits: no answer
     return std::nullopt;
   }
