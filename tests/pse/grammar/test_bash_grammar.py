@@ -197,6 +197,13 @@ REGRESSIONS = [
     "for (( ; ${a[[]} ; )); do :; done",
     "for (( ; ${a[[]]} ; )); do :; done",
     'for (( ; "${a[}" ; )); do :; done',
+    # arithmetic: the parentheses of a ${...} count with the arithmetic's own
+    "for ((i = 0; i < ${#f[@)))]}; i++)); do :; done",
+    "(( ${a))} ))",
+    "echo $(( ${a))} ))",
+    "(( ${a[))]} ))",
+    '(( ${a:-"))"} ))',
+    "echo $(( ${#a[@]} + ${b:-(1)} ))",
     "for (( ; (${a[}) ; )); do :; done",
     "for (( ; ${a:-[} ; )); do :; done",
     # a redirection's target of digits glued to < or >: those digits are the next one's number
