@@ -128,6 +128,10 @@ class MinLengths {
 
   void use(const ByteSet* alphabet) {
     alpha_ = alphabet;
+    if (spelled_.size() >= 2 * swept_size_ + 256) {  // forget freed nodes: O(1) per entry
+      std::erase_if(spelled_, [](const auto& e) { return e.second.node.expired(); });
+      swept_size_ = spelled_.size();
+    }
     if (!alphabet || *alphabet == spell_alphabet_) return;
     spell_alphabet_ = *alphabet;  // one alphabet at a time (one vocabulary, as a rule)
     spelled_.clear();
@@ -308,6 +312,7 @@ class MinLengths {
   const ByteSet* alpha_ = nullptr;  // the current call's alphabet (null: every byte)
   ByteSet spell_alphabet_{};        // the alphabet `spelled_` is about
   std::unordered_map<const StateMachine*, Spelled> spelled_;
+  std::size_t swept_size_ = 0;  // spelled_ after its last sweep of freed nodes
   std::unordered_map<const StateMachine*, std::size_t> temp_;
 };
 

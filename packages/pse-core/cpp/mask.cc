@@ -241,6 +241,7 @@ bool MaskComputer::compute(const Positions& closed, std::uint32_t* bits) {
     seen_.clear();
     generation_ = vocab_.cache().generation();
   }
+  drop_dead_classes(seen_, swept_size_, swept_deaths_, [](const auto&) {});
   bits_ = bits;
   finished_ = false;
   explore(0, closed, 0);

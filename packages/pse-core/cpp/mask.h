@@ -101,6 +101,8 @@ class MaskComputer {
   /// has let go.
   std::unordered_map<MaskCache::Key, std::shared_ptr<const MaskEntry>, MaskCache::KeyHash> seen_;
   std::uint64_t generation_ = 0;
+  std::size_t swept_size_ = 0;      ///< `seen_` after its last sweep of dead leaf classes
+  std::uint64_t swept_deaths_ = 0;  ///< leaf_class_deaths at that sweep
   bool finished_ = false;
   MaskMemo memo_;
 };

@@ -6,6 +6,7 @@
 #include "nodes/leaf.h"
 #include "pse_core/limits.h"
 #include "pse_core/trie.h"
+#include "support/machine_edits.h"
 
 namespace pse {
 
@@ -164,6 +165,9 @@ std::shared_ptr<const MaskEntry> MaskCache::get(const Key& key, const Frame& lea
   }
   bytes_ += size;
   entries_.emplace(key, entry);
+  // Entries of leaf classes no live machine has can never be asked for again.
+  drop_dead_classes(entries_, swept_size_, swept_deaths_,
+                    [this](const auto& dropped) { bytes_ -= dropped->bytes(); });
   return entry;
 }
 

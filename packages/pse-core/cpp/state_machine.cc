@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -16,6 +17,76 @@ namespace pse {
 
 namespace {
 std::atomic<std::uint64_t> next_uid{1};
+
+/// The leaf classes of live nodes: signature -> id and how many nodes hold it.
+/// A class whose last node dies stays known (dormant) while the dormant ones
+/// total at most kDormantBytes of signatures, so a schema configured again
+/// soon gets its classes back with their mask-cache entries; past that the
+/// oldest is forgotten (leaf_class_deaths), and caches may drop its entries.
+/// Ids are never reused. Never destroyed: nodes may outlive static
+/// destructors at exit.
+struct LeafClasses {
+  static constexpr std::size_t kDormantBytes = std::size_t{4} << 20;
+  struct Class {
+    std::uint64_t id;
+    std::size_t holders;
+    std::uint64_t dormant_since;  ///< 0 while held
+  };
+  std::mutex mutex;
+  std::unordered_map<std::string, Class> by_signature;
+  std::unordered_map<std::uint64_t, const std::string*> signature_of;
+  std::deque<std::pair<std::uint64_t, std::uint64_t>> dormant;  ///< (id, since), oldest first
+  std::size_t dormant_bytes = 0, dormant_classes = 0;  ///< entries of `dormant` not stale
+  std::uint64_t last_id = 0, last_since = 0;
+
+  /// Whether `dormant`'s entry is still its class's (not held again since, not forgotten).
+  std::unordered_map<std::string, Class>::iterator current(std::uint64_t id, std::uint64_t since) {
+    auto of = signature_of.find(id);
+    if (of == signature_of.end()) return by_signature.end();
+    auto it = by_signature.find(*of->second);
+    return it->second.dormant_since == since ? it : by_signature.end();
+  }
+};
+
+LeafClasses& leaf_classes() {
+  static LeafClasses* table = new LeafClasses();
+  return *table;
+}
+
+void release_leaf_class(std::uint64_t id) {
+  if (!id) return;
+  LeafClasses& t = leaf_classes();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto of = t.signature_of.find(id);
+  if (of == t.signature_of.end()) return;
+  LeafClasses::Class& c = t.by_signature.find(*of->second)->second;
+  if (--c.holders) return;
+  c.dormant_since = ++t.last_since;
+  t.dormant.emplace_back(id, c.dormant_since);
+  t.dormant_bytes += of->second->size();
+  ++t.dormant_classes;
+  while (t.dormant_bytes > LeafClasses::kDormantBytes) {
+    auto [old, since] = t.dormant.front();
+    t.dormant.pop_front();
+    auto it = t.current(old, since);
+    if (it == t.by_signature.end()) continue;  // held again since
+    t.dormant_bytes -= it->first.size();
+    --t.dormant_classes;
+    t.signature_of.erase(old);
+    t.by_signature.erase(it);
+    leaf_class_deaths.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (t.dormant.size() > 2 * t.dormant_classes + 1024)  // drop stale entries
+    std::erase_if(t.dormant, [&t](const auto& d) {
+      return t.current(d.first, d.second) == t.by_signature.end();
+    });
+}
+}  // namespace
+
+bool leaf_class_alive(std::uint64_t id) {
+  LeafClasses& t = leaf_classes();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  return t.signature_of.count(id) != 0;
 }
 
 std::string StateKey::repr() const {
@@ -56,7 +127,7 @@ StateMachine::StateMachine(Kind k) : kind(k), uid(next_uid++) {
   }
 }
 
-StateMachine::~StateMachine() = default;
+StateMachine::~StateMachine() { release_leaf_class(leaf_class_); }
 
 std::int32_t StateMachine::intern_state(const StateKey& key) {
   if (auto i = find_state(key)) return *i;
@@ -227,6 +298,7 @@ void StateMachine::invalidate() {
     machine_edits.fetch_add(1, std::memory_order_relaxed);
   nullable_ = -1;
   first_known_ = false;
+  release_leaf_class(leaf_class_);
   leaf_class_ = 0;
   min_len_cache = SIZE_MAX;
 }
@@ -285,11 +357,20 @@ std::uint64_t StateMachine::leaf_class() const {
       put(sig, uid);  // not shareable
       break;
   }
-  static std::mutex mutex;
-  static std::unordered_map<std::string, std::uint64_t> classes_seen;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto [it, fresh] = classes_seen.emplace(std::move(sig), classes_seen.size() + 1);
-  leaf_class_ = it->second;
+  LeafClasses& t = leaf_classes();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  if (leaf_class_) return leaf_class_;  // another thread got here first
+  auto [it, fresh] = t.by_signature.try_emplace(std::move(sig), LeafClasses::Class{0, 0, 0});
+  if (fresh) {
+    it->second.id = ++t.last_id;
+    t.signature_of.emplace(it->second.id, &it->first);
+  } else if (it->second.dormant_since) {  // held again
+    it->second.dormant_since = 0;
+    t.dormant_bytes -= it->first.size();
+    --t.dormant_classes;
+  }
+  ++it->second.holders;
+  leaf_class_ = it->second.id;
   return leaf_class_;
 }
 

@@ -103,6 +103,8 @@ class MaskCache {
   std::size_t bytes_ = 0;
   std::atomic<std::uint64_t> generation_{0};
   std::atomic<std::size_t> limit_{kDefaultBytes};
+  std::size_t swept_size_ = 0;       ///< entries after the last sweep of dead leaf classes
+  std::uint64_t swept_deaths_ = 0;   ///< leaf_class_deaths at that sweep
   std::unordered_map<Key, std::unique_ptr<StringProfile>, KeyHash> string_profiles_;
 };
 
