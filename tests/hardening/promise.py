@@ -12,17 +12,26 @@ an end-of-sequence token, the budget is spent or ``max_tokens`` pass, and
 * with a budget, the output must be complete within it (never cut off), or
   the budget must have been refused up front (``BudgetError`` before any token);
 * the engine's own parsed output must equal the decoded text's value.
+
+Numbers are judged by their exact values (:func:`exact_json`, and an exact
+``multipleOf``): ``json`` decodes ``347149876472999636E+4`` to a float whose
+remainder modulo 5 is 3, so plain jsonschema rejects a multiple of 5 that JSON
+Schema (which is about the numbers written, not their doubles) accepts.
 """
 
 from __future__ import annotations
 
 import json
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from jsonschema.validators import validator_for
+from hardening.ecma_pattern import ecma_schema
+from jsonschema import ValidationError
+from jsonschema.validators import extend, validator_for
 from pse_core.errors import BudgetError, NoValidTokenError
 
 from pse import StructuringEngine
@@ -117,13 +126,37 @@ def run_case(
     return out
 
 
+def _exact(number: Any) -> Fraction:
+    """The decimal a JSON number was written as (a float by its shortest repr)."""
+    return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
+
+
+def _multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    """``multipleOf`` in exact arithmetic (jsonschema divides floats)."""
+    if validator.is_type(instance, "number") and _exact(instance) % _exact(divisor):
+        yield ValidationError(f"{instance!r} is not a multiple of {divisor}")
+
+
+def exact_json(text: str) -> Any:
+    """``text`` decoded with integral numbers as exact ints (``1E+30`` included)."""
+
+    def number(literal: str) -> Any:
+        value = Fraction(literal)
+        return value.numerator if value.denominator == 1 else float(literal)
+
+    return json.loads(text, parse_float=number)
+
+
 def validator(schema: Any) -> Any:
     """A jsonschema validator for ``schema`` (its own draft, 2020-12 when it names
-    none or an unknown one; that draft's formats checked)."""
+    none or an unknown one; that draft's formats checked; ``multipleOf`` exact;
+    patterns with their ECMA-262 meaning, see :mod:`hardening.ecma_pattern`).
+    Give it values decoded by :func:`exact_json`."""
     with warnings.catch_warnings():  # an unknown $schema: the latest draft, as documented
         warnings.simplefilter("ignore", DeprecationWarning)
         cls = validator_for(schema)
-    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+    exact = extend(cls, {"multipleOf": _multiple_of})
+    return exact(ecma_schema(schema), format_checker=cls.FORMAT_CHECKER)
 
 
 def check_case(outcome: Outcome, check: Any, budget: int | None) -> list[str]:
@@ -146,7 +179,7 @@ def check_case(outcome: Outcome, check: Any, budget: int | None) -> list[str]:
         value = json.loads(outcome.text)
     except ValueError as exc:
         return [*problems, f"not JSON ({exc}): {outcome.text!r}"]
-    errors = [e.message for e in check.iter_errors(value)]
+    errors = [e.message for e in check.iter_errors(exact_json(outcome.text))]
     if errors:
         problems.append(f"invalid {outcome.text!r}: {errors[0]}")
     if outcome.engine_value != value:

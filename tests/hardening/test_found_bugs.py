@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from _support.json_schema import nested_objects
 from _support.tokenizers import smollm2_tokenizer
-from hardening.promise import LogitSource, check_case, run_case, validator
+from hardening.promise import LogitSource, check_case, exact_json, run_case, validator
+from jsonschema import Draft202012Validator
 from pse_core.errors import SchemaError
 
 from pse import StructuringEngine
@@ -131,3 +132,80 @@ def test_satisfiable_schemas_are_not_reported_empty(schema: dict[str, Any], inst
         assert exc.code != "unsatisfiable", exc
         pytest.skip(f"declined for another reason: {exc}")
     assert engine.consume_text(json.dumps(instance)) and engine.has_reached_accept_state
+
+
+#: Zero with a negative exponent is a multiple of everything (and an integer);
+#: the fuzzer found ``0e-1`` refused under multipleOf 100, whose exponent -1
+#: check needs more remainder states than the number automaton keeps.
+ZERO_SPELLINGS = ["0e-1", "-0e-1", "0.0e-3", "0E-4", "0.000e-2"]
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "number", "multipleOf": 100},
+        {"type": "integer", "multipleOf": 997},
+        {"type": "number", "multipleOf": 100, "minimum": 0, "maximum": 0},
+        {"oneOf": [{"type": "integer", "multipleOf": 100}]},
+    ],
+    ids=lambda s: json.dumps(s)[:50],
+)
+def test_zero_with_a_negative_exponent_is_a_multiple(schema: dict[str, Any]) -> None:
+    engine = StructuringEngine(smollm2_tokenizer())
+    engine.configure(schema)
+    check = validator(schema)
+    for text in ZERO_SPELLINGS:
+        assert check.is_valid(exact_json(text)), text
+        engine.reset(False)
+        assert engine.consume_text(text) and engine.has_reached_accept_state, (schema, text)
+
+
+def test_not_multiple_of_still_rejects_zero() -> None:
+    engine = StructuringEngine(smollm2_tokenizer())
+    engine.configure({"type": "number", "not": {"multipleOf": 100}})
+    for text in ZERO_SPELLINGS:
+        engine.reset(False)
+        assert not (engine.consume_text(text) and engine.has_reached_accept_state), text
+
+
+def test_large_multiples_are_judged_exactly() -> None:
+    """The fuzzer's output ``347149876472999636E+4`` is 5 * 694299752945999272000,
+    but ``json`` decodes it to a double whose remainder modulo 5 is 3: the engine
+    is right, and the promise checker judges numbers exactly."""
+    schema = {"type": "array", "items": {"oneOf": [{"type": "integer", "multipleOf": 5}]}}
+    text = "[-180, 347149876472999636E+4]"
+    assert not Draft202012Validator(schema).is_valid(json.loads(text))  # the float's verdict
+    assert validator(schema).is_valid(exact_json(text))
+    assert not validator(schema).is_valid(exact_json("[3471498764729996360001]"))
+    engine = StructuringEngine(smollm2_tokenizer())
+    engine.configure(schema)
+    assert engine.consume_text(text) and engine.has_reached_accept_state
+
+
+@pytest.mark.parametrize(
+    ("text", "valid"),
+    [
+        ("0000-01-01", False),
+        ("0000-02-29", False),
+        ("0001-01-01", True),
+        ("2000-02-29", True),
+        ("1900-02-29", False),
+        ("0400-02-29", True),
+        ("9999-12-31", True),
+    ],
+)
+def test_format_date_years_follow_the_date_checker(text: str, valid: bool) -> None:
+    """``date`` is years 0001-9999, as jsonschema's checker (Python's date) has it;
+    the fuzzer saw the engine write ``0000-11-01``, which that checker rejects."""
+    schema = {"type": "string", "format": "date"}
+    assert validator(schema).is_valid(text) == valid
+    engine = StructuringEngine(smollm2_tokenizer())
+    engine.configure(schema)
+    assert (engine.consume_text(json.dumps(text)) and engine.has_reached_accept_state) == valid
+
+
+def test_date_time_keeps_the_year_zero_of_rfc_3339() -> None:
+    """RFC 3339's date-fullyear is any four digits (0000 a leap year, as in ISO 8601)."""
+    engine = StructuringEngine(smollm2_tokenizer())
+    engine.configure({"type": "string", "format": "date-time"})
+    assert engine.consume_text('"0000-02-29T00:00:00Z"') and engine.has_reached_accept_state

@@ -80,8 +80,8 @@ def beyond_remainder_budget(case: dict[str, object], text: str) -> bool:
     exponent is left out where the ``multipleOf`` check would need more than 100
     remainder states (the multiple's numerator times 10 per place)."""
     places = -exponent(text)
-    if places <= 0 or "multiple_of" not in case:
-        return False
+    if places <= 0 or "multiple_of" not in case or Decimal(text) == 0:
+        return False  # zero is a multiple of everything, whatever its exponent
     numerator = Fraction(Decimal(str(case["multiple_of"]))).numerator
     return bool(numerator * 10**places > 100)
 

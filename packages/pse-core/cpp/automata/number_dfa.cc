@@ -132,6 +132,9 @@ struct Branch {
   bool valid = true;
   std::vector<Comparator> cmps;
   bool has_remainder = false;
+  /// The exponent's multipleOf check needs too many states: only u = 0 (a
+  /// multiple of everything) is kept.
+  bool zero_only = false;
   bool negate = false;  // accept non-multiples; deficit q marks "never a multiple"
   Remainder rem;
   /// With q = 1: each integer-part remainder's class representative (see canonical_remainders).
@@ -149,6 +152,7 @@ struct Branch {
       out.cmp[i] = cmps[i].step(s.cmp[i], sym);
       if (cmps[i].dead(out.cmp[i])) return false;
     }
+    if (zero_only && sym > 0 && sym < kDigits) return false;
     out.fraction = s.fraction;
     out.value = 0;
     out.f = 0;
@@ -267,7 +271,8 @@ Branch make_branch(const NumberConstraints& nc, int sign, int x) {
     // Exponent 0 always has its check (the caller bounds multiple_p); other
     // exponents only while they need no more states than it or max_remainders.
     if (p > std::max<u128>(nc.max_remainders, nc.multiple_p)) {
-      b.valid = false;
+      b.valid = !nc.negate_multiple;  // 0 is never a non-multiple
+      b.zero_only = true;
       return b;
     }
     b.has_remainder = true;

@@ -33,7 +33,8 @@ struct NumberConstraints {
   /// Exponents are accepted only with |value| <= exponent_limit.
   int exponent_limit = 4;
   /// A branch (exponent) whose remainder check needs more states than this
-  /// and than exponent 0's (multiple_p, which the caller bounds) is left out.
+  /// and than exponent 0's (multiple_p, which the caller bounds) is left out,
+  /// except for a zero mantissa (0 is a multiple of everything).
   std::uint64_t max_remainders = 100;
   std::size_t max_states = 20000;
 };

@@ -10,6 +10,9 @@ a regular language, the pattern accepts a subset (never a wider set):
   total is added by :mod:`pse.automata.hostname`, which ``string_machine`` and
   ``string_dfa`` use instead of this pattern. ``email`` follows RFC 5321's
   ``Mailbox`` ABNF, which has no length limits.
+* ``date``: years 0001-9999, as Python's ``datetime.date`` (which jsonschema's
+  ``date`` checker uses); RFC 3339's grammar also allows 0000, which
+  ``date-time`` keeps.
 * ``time``/``date-time``: a leap second (``:60``) is accepted exactly when it
   falls on 23:59:60 UTC, for offsets whose minutes are 00, 30 or 45.
 """
@@ -44,15 +47,26 @@ def _ipv6() -> str:
 
 IPV6 = _ipv6()
 
-_YEAR = "[0-9]{4}"
-_LEAP_YEAR = "(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)"
-DATE = (
-    "(?:"
-    rf"{_YEAR}-(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
-    rf"|{_YEAR}-(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
-    rf"|{_YEAR}-02-(?:0[1-9]|1[0-9]|2[0-8])"
-    rf"|{_LEAP_YEAR}-02-29"
-    ")"
+
+def _date(year: str, leap_year: str) -> str:
+    """full-date of RFC 3339 with the given year and leap-year patterns."""
+    return (
+        "(?:"
+        rf"{year}-(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+        rf"|{year}-(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
+        rf"|{year}-02-(?:0[1-9]|1[0-9]|2[0-8])"
+        rf"|{leap_year}-02-29"
+        ")"
+    )
+
+
+_LEAP_CENTURY = "(?:0[48]|[2468][048]|[13579][26])"
+# RFC 3339's full-date: any four digits, 0000 (a leap year) included.
+_RFC_DATE = _date("[0-9]{4}", rf"(?:[0-9]{{2}}{_LEAP_CENTURY}|(?:00|{_LEAP_CENTURY})00)")
+# Years 0001-9999 (Python's datetime.date, which jsonschema's `date` checker uses).
+DATE = _date(
+    "(?:[0-9]{3}[1-9]|[0-9]{2}[1-9]0|[0-9][1-9]00|[1-9]000)",
+    rf"(?:[0-9]{{2}}{_LEAP_CENTURY}|{_LEAP_CENTURY}00)",
 )
 
 
@@ -75,7 +89,7 @@ def _time() -> str:
 
 
 TIME = _time()
-DATE_TIME = rf"{DATE}[Tt]{TIME}"
+DATE_TIME = rf"{_RFC_DATE}[Tt]{TIME}"
 
 _D = "[0-9]+"
 DURATION = (
