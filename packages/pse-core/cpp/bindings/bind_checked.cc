@@ -1,11 +1,14 @@
 // Native checked nodes (nodes/checked.h): machines under a check that no
 // automaton can make, stepped in C++ with no Python call per token.
+#include <algorithm>
+
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 
 #include "bindings.h"
 #include "nodes/checked.h"
 #include "nodes/checked_string.h"
+#include "nodes/object_keys.h"
 #include "nodes/unique_items.h"
 
 namespace pse::py {
@@ -113,6 +116,42 @@ void bind_checked(nb::module_& m) {
       "judged natively; other names call `valid(name)` at the closing quote and\n"
       "`viable(prefix, escape)` at the end of a token (escape: the unfinished JSON\n"
       "escape after the prefix, or \"\\\\u\" for an unfinished UTF-8 character).");
+  m.def(
+      "object_keys",
+      [](SMPtr object, std::vector<nb::str> names, std::vector<bool> usable,
+         std::vector<std::uint32_t> required, std::vector<std::vector<std::uint32_t>> dependent,
+         std::vector<std::vector<std::uint32_t>> forbidden, bool others,
+         std::uint32_t min_properties, std::optional<std::uint32_t> max_properties) {
+        if (!object) throw nb::type_error("object_keys takes a StateMachine");
+        const std::size_t n = names.size();
+        auto index_ok = [n](const std::vector<std::uint32_t>& xs) {
+          return std::all_of(xs.begin(), xs.end(), [n](std::uint32_t i) { return i < n; });
+        };
+        bool ok = usable.size() == n && dependent.size() == n && index_ok(required);
+        for (const auto& xs : dependent) ok = ok && index_ok(xs);
+        for (const auto& xs : forbidden) ok = ok && index_ok(xs);
+        if (!ok) throw nb::value_error("object_keys: indices must name entries of `names`");
+        ObjectKeys keys;
+        for (const nb::str& name : names) keys.names.push_back(code_points(name));
+        keys.usable = std::move(usable);
+        keys.required = std::move(required);
+        keys.dependent = std::move(dependent);
+        keys.forbidden = std::move(forbidden);
+        keys.others = others;
+        keys.min_properties = min_properties;
+        keys.max_properties = max_properties;
+        return make_checked(std::move(object), object_keys_check(std::move(keys)));
+      },
+      nb::arg("object"), nb::arg("names"), nb::arg("usable"), nb::arg("required"),
+      nb::arg("dependent"), nb::arg("forbidden"), nb::arg("others"), nb::arg("min_properties"),
+      nb::arg("max_properties").none(),
+      "`object` (a machine reading one JSON object, offering its pairs in any order)\n"
+      "whose keys are checked as they arrive: each of `names` (`usable[i]`: may\n"
+      "appear) at most once, the `required` indices and, transitively, the\n"
+      "`dependent[i]` of each present key before the closing brace, no set of\n"
+      "`forbidden` complete, keys that are not named only when `others`, and the\n"
+      "pair count within the bounds. A token after which no completion is valid is\n"
+      "masked.");
   m.def(
       "ecma_regex_valid", [](nb::handle text) { return ecma_regex_valid(code_points(text)); },
       nb::arg("text"), "Whether `text` is an ECMA-262 pattern (Unicode mode).");

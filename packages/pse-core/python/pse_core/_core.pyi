@@ -356,6 +356,24 @@ def idn_hostname_string(
     judged natively; other names call ``valid(name)`` at the closing quote and
     ``viable(prefix, escape)`` at the end of a token."""
 
+def object_keys(
+    object: StateMachine,
+    names: Sequence[str],
+    usable: Sequence[bool],
+    required: Sequence[int],
+    dependent: Sequence[Sequence[int]],
+    forbidden: Sequence[Sequence[int]],
+    others: bool,
+    min_properties: int,
+    max_properties: int | None,
+) -> StateMachine:
+    """``object`` (a machine reading one JSON object, offering its pairs in any
+    order) whose keys are checked as they arrive: each of ``names`` at most once,
+    the ``required`` indices and, transitively, the ``dependent[i]`` of each
+    present key before the closing brace, no set of ``forbidden`` complete, keys
+    not named only when ``others``, the pair count within the bounds. A token
+    after which no completion is valid is masked (native, no Python per token)."""
+
 def ecma_regex_valid(text: str) -> bool:
     """Whether ``text`` is an ECMA-262 pattern (Unicode mode)."""
 
