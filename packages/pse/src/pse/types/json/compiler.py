@@ -55,6 +55,8 @@ class Compiler:
         self._memo: dict[Sub, StateMachine] = {}
         self._refs: dict[Sub, RefStateMachine | None] = {}
         self._ws: StateMachine | None = None
+        self._empty: dict[int, bool] = {}
+        self._keep: list[StateMachine] = []
         self._ws_pair: StateMachine | None = None
         self.notes: list[str] = []
         if self.options.whitespace is None:
@@ -124,6 +126,8 @@ class Compiler:
             edges: list[tuple[StateMachine, int | str]] = [(m, "$") for m in self._memo.values()]
             seal_grammar(StateMachine({0: edges}, start_state=0, end_states=["$"]))
         self._memo.clear()
+        self._empty.clear()
+        self._keep.clear()
 
     def compile_sub(self, sub: Sub) -> StateMachine:
         found = self._memo.get(sub)
@@ -151,13 +155,30 @@ class Compiler:
         self._memo[sub] = machine
         return machine
 
+    def matches_nothing(self, machine: StateMachine) -> bool:
+        """Whether ``machine`` provably matches nothing, so that an alternative, a
+        property or an item built from it is dropped: kept, it would let
+        generation enter a value it cannot finish. Asked of the finished
+        language only: while a recursive reference is pending (its target still
+        being built) a machine that holds it would look empty, so the answer is
+        ``False`` then."""
+        if isinstance(machine, NeverStateMachine):
+            return True
+        if any(ref is not None for ref in self._refs.values()):
+            return False
+        found = self._empty.get(id(machine))
+        if found is None:
+            found = self._empty[id(machine)] = machine.accepts_nothing()
+            self._keep.append(machine)  # its id stays its own while the memo holds it
+        return found
+
     def compile_alts(self, alts: list[Alt]) -> StateMachine:
         machines: list[StateMachine] = []
         for alt in alts:
             if alt_empty(self.ctx, alt):
                 continue
             machine = self.compile_alt(alt)
-            if not isinstance(machine, NeverStateMachine):
+            if not self.matches_nothing(machine):
                 machines.append(machine)
         if not machines:
             return NeverStateMachine()

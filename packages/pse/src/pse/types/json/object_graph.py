@@ -8,9 +8,15 @@ checked before ``}``, and ``minProperties``/``maxProperties`` count pairs.
   in the order the schema lists them (any of them may be skipped unless
   required), then the other keys. Linear in the number of properties.
 * ``ordered_properties=False``: any order JSON allows. The graph has one state
-  per reachable set of seen properties; above ``max_object_states`` it falls
-  back on the schema order (which only rejects, never wrongly accepts) or,
-  when the object has conditions on property sets, raises ``SchemaError``.
+  per reachable set of seen properties. Above ``max_object_states`` the set
+  moves into the stepper: a graph offering every pair at every position under
+  the core's native key check (``pse_core._core.object_keys``: each named key
+  once, the required and dependent ones before ``}``, no forbidden set, the
+  counts; no Python per token). Where only some undeclared keys may appear
+  (``propertyNames``, or ``patternProperties`` regions whose values match
+  nothing: key languages the check does not read) it falls back on the schema
+  order (which only rejects, never wrongly accepts) or, when the object has
+  conditions on property sets, raises ``SchemaError``.
 
 Keys that are not named go through key automata: not a named key, matching
 (or not) each pattern of ``patternProperties``, satisfying ``propertyNames``.
@@ -22,7 +28,7 @@ import json
 import math
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pse_core._core import StateMachine, Stepper
+from pse_core._core import StateMachine, Stepper, object_keys
 from pse_core.errors import SchemaError
 
 from pse.automata import pattern_dfa
@@ -149,7 +155,7 @@ class _Pieces:
             except SchemaError as exc:
                 raise comp.reraise(exc, "patternProperties", pointer) from exc
             value = comp.compile_sub(sub)
-            ok = not isinstance(value, NeverStateMachine)
+            ok = not comp.matches_nothing(value)
             if ok and names_machine is not None:
                 ok = accepts_text(names_machine, json.dumps(name))
             if not ok:
@@ -162,6 +168,10 @@ class _Pieces:
                     name, key_machine=name_machine(name), value_machine=value, whitespace=ws
                 )
             )
+        #: Whether undeclared keys may appear, when they are "any key not named"
+        #: (or none): what the native key check reads; ``None`` otherwise (keys
+        #: limited by ``propertyNames`` or by the pattern regions allowed).
+        self.others: bool | None = None
         self.extras = self._extra_pairs(pointer)
 
     def _extra_pairs(self, pointer: str) -> list[StateMachine]:
@@ -190,9 +200,11 @@ class _Pieces:
             if names_dfa is None:
                 return []
         out: list[StateMachine] = []
+        dropped = False  # a region whose values match nothing: its keys cannot appear
         for region, value_sub in regions:
             value = comp.compile_sub(value_sub)
-            if isinstance(value, NeverStateMachine):
+            if comp.matches_nothing(value):
+                dropped = True
                 continue
             if region is None and names_dfa is None:
                 key: StateMachine = string_set_machine(self.names, exclude=True)
@@ -208,6 +220,8 @@ class _Pieces:
                 except SchemaError as exc:
                     raise comp.reraise(exc, "patternProperties", pointer) from exc
             out.append(PairStateMachine(None, key_machine=key, value_machine=value, whitespace=ws))
+        if names_dfa is None and not (dropped and out):
+            self.others = bool(out)  # the regions left cover every key that is not named
         return out
 
     def _pattern_regions(
@@ -274,6 +288,8 @@ class _GraphBuilder:
                 raise _TooMany  # known without enumerating them first
             return self._bfs(linear=False)
         except _TooMany:
+            if self.p.others is not None:
+                return self._checked()
             if not linear_ok:
                 self.comp.ctx.decline(
                     "too many property combinations to track in any order",
@@ -284,6 +300,35 @@ class _GraphBuilder:
             self.comp.notes.append(f"{self.pointer or '#'}: properties in schema order")
             self.graph = {}
             return self._bfs(linear=True)
+
+    def _checked(self) -> StateGraph:
+        """Any order without a state per property set: every pair at every
+        position, under the native check of the keys (see the module docstring)."""
+        ws = self.comp.ws()
+        pairs = [x for x in self.p.pairs if x is not None] + self.p.extras
+        graph: StateGraph = {
+            0: [(self.lb, 1)],
+            1: [(ws, 2)],
+            2: [*((x, 3) for x in pairs), (self.rb, "$")],
+            3: [(ws, 4)],
+            4: [(self.comma, 5), (self.rb, "$")] if pairs else [(self.rb, "$")],
+            5: [(ws, 6)],
+            6: [(x, 3) for x in pairs],
+        }
+        dependent = dict(self.alt.dependent)
+        checked = object_keys(
+            GraphStateMachine(graph),
+            names=self.p.names,
+            usable=[x is not None for x in self.p.pairs],
+            required=sorted(self.required_idx),
+            dependent=[sorted(self.index[d] for d in dependent.get(n, ())) for n in self.p.names],
+            forbidden=[sorted(self.index[n] for n in group) for group in self.alt.forbid_all],
+            others=bool(self.p.others),
+            min_properties=self.alt.min_props,
+            max_properties=self.alt.max_props,
+        )
+        # An external node cannot be a grammar's root: it stands inside a graph.
+        return {0: [(checked, "$")]}
 
     def _subsets(self) -> int:
         """How many sets of named properties any-order mode reaches (each is at
