@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from pse.types.json.counts import intersect_counts, outside_counts
 from pse.types.json.reading import count, invalid
 from pse.types.json.schema_ir import TRUE, Alt, ArrAlt, EvaluatedItems, Node, Sub
 
@@ -36,21 +37,17 @@ def intersect_arr(a: ArrAlt, b: ArrAlt) -> ArrAlt | None:
     width = max(len(a.prefix), len(b.prefix))
     pa = a.prefix + (a.items,) * (width - len(a.prefix))
     pb = b.prefix + (b.items,) * (width - len(b.prefix))
-    max_items = a.max_items
-    if b.max_items is not None:
-        max_items = b.max_items if max_items is None else min(max_items, b.max_items)
-    arr = ArrAlt(
+    bounds = intersect_counts((a.min_items, a.max_items), (b.min_items, b.max_items))
+    if bounds is None:
+        return None
+    return ArrAlt(
         tuple(x | y for x, y in zip(pa, pb, strict=True)),
         a.items | b.items,
-        max(a.min_items, b.min_items),
-        max_items,
+        *bounds,
         a.contains + b.contains,
         a.unique or b.unique,
         a.evaluated | b.evaluated,
     )
-    if arr.max_items is not None and arr.min_items > arr.max_items:
-        return None
-    return arr
 
 
 def negate_arr(ctx: SchemaContext, alt: ArrAlt, pointer: str) -> list[Alt] | None:
@@ -67,10 +64,8 @@ def negate_arr(ctx: SchemaContext, alt: ArrAlt, pointer: str) -> list[Alt] | Non
         if alt.prefix:
             return None  # "an item after the prefix fails": no contains with an offset
         inside.append(ArrAlt(contains=((ctx.complement(alt.items, pointer), 1, None),)))
-    if alt.min_items > 0:
-        inside.append(ArrAlt(max_items=alt.min_items - 1))
-    if alt.max_items is not None:
-        inside.append(ArrAlt(min_items=alt.max_items + 1))
+    counts = outside_counts((alt.min_items, alt.max_items))
+    inside += [ArrAlt(min_items=lo, max_items=hi) for lo, hi in counts]
     return inside
 
 

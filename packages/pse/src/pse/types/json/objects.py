@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from pse.types.json.counts import intersect_counts, outside_counts
 from pse.types.json.reading import count, invalid, ptr
 from pse.types.json.schema_ir import TRUE, Alt, EvaluatedProps, Node, ObjAlt, ObjRule, Sub
 from pse.types.json.strings import ecma_search
@@ -58,9 +59,9 @@ def obj_value(o: ObjAlt, key: str) -> Sub:
 def intersect_obj(a: ObjAlt, b: ObjAlt) -> ObjAlt | None:
     names = list(dict.fromkeys([k for k, _ in a.props] + [k for k, _ in b.props]))
     props = tuple((k, obj_value(a, k) | obj_value(b, k)) for k in names)
-    max_props = a.max_props
-    if b.max_props is not None:
-        max_props = b.max_props if max_props is None else min(max_props, b.max_props)
+    bounds = intersect_counts((a.min_props, a.max_props), (b.min_props, b.max_props))
+    if bounds is None:
+        return None
     deps = dict(a.dependent)
     for k, v in b.dependent:
         deps[k] = deps.get(k, frozenset()) | v
@@ -68,16 +69,13 @@ def intersect_obj(a: ObjAlt, b: ObjAlt) -> ObjAlt | None:
         props,
         tuple(r for r in a.rules + b.rules if r != ObjRule()),
         a.required | b.required,
-        max(a.min_props, b.min_props),
-        max_props,
+        *bounds,
         a.names | b.names,
         a.forbid_all + b.forbid_all,
         tuple(deps.items()),
         a.open or b.open,
         a.evaluated | b.evaluated,
     )
-    if o.max_props is not None and o.min_props > o.max_props:
-        return None
     if any(r <= o.required for r in o.forbid_all):
         return None
     return o
@@ -104,10 +102,8 @@ def negate_obj(ctx: SchemaContext, alt: ObjAlt, pointer: str) -> list[Alt] | Non
         if not ctx.sub_is_true(sub):
             bad = ctx.complement(sub, pointer)
             inside.append(ObjAlt(props=((key, bad),), required=frozenset({key})))
-    if alt.min_props > 0:
-        inside.append(ObjAlt(max_props=alt.min_props - 1))
-    if alt.max_props is not None:
-        inside.append(ObjAlt(min_props=alt.max_props + 1))
+    counts = outside_counts((alt.min_props, alt.max_props))
+    inside += [ObjAlt(min_props=lo, max_props=hi) for lo, hi in counts]
     return inside
 
 
