@@ -220,6 +220,15 @@ REGRESSIONS = [
     "x=1 < 2>f cmd",
     "local x < 2>f",
     "cmd < 2<(ls)",
+    "a < {x}>f",
+    "a <<< {x}>f",
+    "a < {x} >f",
+    "echo {x}>f {x} {x}y a{x} {x}{y} {1} {a-b}",
+    "exec {fd}>&-",
+    # $'...' inside arithmetic
+    "echo $(( $'\\' ))",
+    "echo $(( $'\\'' ))",
+    "for (( $'\\' ; ; )); do :; done",
 ]
 
 

@@ -281,12 +281,18 @@ CASES = [
     "f'{a}' + \\\nb",
     "f'{a:{b}}' \\\n",
     "f'{a!r:>{w}}'; z = \\\n3",
+    # a newline inside a one-line f-string's field, even inside brackets
+    "(f'{\ne}')",
+    "x = [f'{(a,\nb)}']",
+    "x = [f'{e}',\n 1]",
+    "x = (\nf'{(e)}'\n)",
 ]
 
 # Valid Python 3.11 that the grammar deliberately does not cover (docs/grammar_languages.md).
 NOT_COVERED = {
     "'\\N{DIGIT ONE}'",
     "f'''{\na}'''",
+    "(f'''{(a,\nb)}''')",
     "rf'{a}\\x'",
 }
 

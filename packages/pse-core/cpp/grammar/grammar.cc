@@ -599,6 +599,9 @@ StatePtr Grammar::finish_new(const StatePtr& ps, const LexConfig& c, std::uint64
   if (c.ignored) {
     switch (terminals_[c.accepted[0]].role) {
       case TermRole::kNewline: {
+        // CPython 3.11: a newline ends a one-line f-string, even inside a field's
+        // brackets (a triple-quoted one's fields over several lines are not covered).
+        if (h.fields > 0) return make_state(nullptr, std::move(h));
         if (h.depth > 0 && !continued) return ps;  // inside brackets: whitespace
         if (h.depth > 0) return make_state(ps->set, std::move(h));
         SetPtr s = ps->set;
