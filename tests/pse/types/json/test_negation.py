@@ -9,6 +9,7 @@ import pytest
 from _support.json_schema import compiled, valid
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pse_core.errors import SchemaError
 
 SCHEMAS: list[dict[str, Any]] = [
     {"not": {"required": ["a"], "properties": {"a": {"type": "integer"}}, "minProperties": 2}},
@@ -17,6 +18,15 @@ SCHEMAS: list[dict[str, Any]] = [
     {"not": {"prefixItems": [{"const": 1}, {"type": "string"}], "minItems": 1}},
     {"not": {"items": {"type": "integer"}, "maxItems": 2}},
     {"oneOf": [{"required": ["a"]}, {"required": ["b"], "not": {"required": ["c"]}}]},
+    # a key beyond the named ones of a closed object
+    {"not": {"properties": {"a": {"type": "integer"}, "b": {}}, "additionalProperties": False}},
+    {"not": {"enum": [{"a": 1}, {"b": "x", "c": 2}]}},
+    {
+        "oneOf": [
+            {"properties": {"a": {}}, "additionalProperties": False},
+            {"properties": {"b": {}}, "additionalProperties": False},
+        ]
+    },
 ]
 
 VALUES = st.one_of(st.integers(0, 2), st.sampled_from(["x"]))
@@ -33,3 +43,11 @@ def test_negation_agrees_with_jsonschema(schema: dict[str, Any], value: Any) -> 
         valid(compiled(schema, ordered_properties=False, strict_properties=False), value)
         == expected
     ), (schema, value)
+
+
+def test_closed_objects_with_many_names_are_declined() -> None:
+    """A key beyond n named ones takes 2**n alternatives: declined past MAX_NEGATED_NAMES."""
+    names = {k: {} for k in "abcdefgh"}
+    with pytest.raises(SchemaError) as info:
+        compiled({"not": {"properties": names, "additionalProperties": False}})
+    assert info.value.keyword == "not" and info.value.pointer == "/not"

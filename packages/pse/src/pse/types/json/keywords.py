@@ -62,7 +62,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "negation of types, null/boolean consts, any string schema (a complement "
         "automaton), number bounds and integer/multipleOf; objects and arrays by De Morgan "
         "over their constraints (required, property values, dependencies, counts, prefix "
-        "items, items without a prefix), not over `additionalProperties`/"
+        "items, items without a prefix, `additionalProperties: false` with at most "
+        "`MAX_NEGATED_NAMES` named properties), not over other `additionalProperties`, "
         "`patternProperties`/`propertyNames`, `contains` or `uniqueItems`",
     ),
     Keyword("if", P, "`(if and then) or (not if and else)` when `if` can be negated"),

@@ -16,6 +16,10 @@ from typing import NamedTuple
 MAX_ALTERNATIVES = 1024
 #: Overlapping ``oneOf`` branches that are negated pairwise (more are declined).
 MAX_ONE_OF_NEGATED = 16
+#: Named properties of an object closed by ``additionalProperties: false`` that
+#: ``not`` (or an overlapping ``oneOf``) negates: "a key beyond them" takes one
+#: alternative per subset of them present (``2**n``).
+MAX_NEGATED_NAMES = 4
 #: ``anyOf`` branches under ``unevaluatedProperties``/``unevaluatedItems``
 #: (the expansion has ``2**n - 1`` conjunctions).
 MAX_ANY_OF_BRANCHES = 8
@@ -48,6 +52,11 @@ LIMITS: tuple[Limit, ...] = (
     Limit("MAX_ALTERNATIVES", MAX_ALTERNATIVES, "typed alternatives one subschema expands to"),
     Limit("MAX_ONE_OF_NEGATED", MAX_ONE_OF_NEGATED, "overlapping oneOf branches negated"),
     Limit(
+        "MAX_NEGATED_NAMES",
+        MAX_NEGATED_NAMES,
+        "named properties of a closed object that not negates (2**n alternatives)",
+    ),
+    Limit(
         "MAX_ANY_OF_BRANCHES",
         MAX_ANY_OF_BRANCHES,
         "anyOf branches when unevaluatedProperties/unevaluatedItems track annotations",
@@ -78,6 +87,7 @@ __all__ = [
     "LIMITS",
     "MAX_ALTERNATIVES",
     "MAX_ANY_OF_BRANCHES",
+    "MAX_NEGATED_NAMES",
     "MAX_DEPTH",
     "MAX_EXPLICIT_ITEMS",
     "MAX_ONE_OF_NEGATED",

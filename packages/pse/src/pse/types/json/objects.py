@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from pse.types.json.counts import intersect_counts, outside_counts
+from pse.types.json.limits import MAX_NEGATED_NAMES
 from pse.types.json.reading import count, invalid, ptr
 from pse.types.json.schema_ir import TRUE, Alt, EvaluatedProps, Node, ObjAlt, ObjRule, Sub
 from pse.types.json.strings import ecma_search
@@ -84,14 +85,25 @@ def intersect_obj(a: ObjAlt, b: ObjAlt) -> ObjAlt | None:
 def negate_obj(ctx: SchemaContext, alt: ObjAlt, pointer: str) -> list[Alt] | None:
     """De Morgan over the constraints of ``alt`` (as ``arrays.negate_arr``): a missing
     required key, a present forbidden set, a present key whose value fails, a
-    count outside the bounds, a dependency broken."""
-    rules_true = all(
-        ctx.sub_is_true(r.additional) and all(ctx.sub_is_true(s) for _, s in r.patterns)
-        for r in alt.rules
-    )
-    if not rules_true or not ctx.sub_is_true(alt.names):
+    count outside the bounds, a dependency broken, a key beyond the named ones
+    where ``additionalProperties`` is ``false`` (``None``: no complement here)."""
+    closed = False
+    for rule in alt.rules:
+        if not all(ctx.sub_is_true(s) for _, s in rule.patterns):
+            return None
+        if ctx.sub_is_true(rule.additional):
+            continue
+        if rule.patterns or not ctx.sub_empty(rule.additional):
+            return None
+        closed = True
+    if not ctx.sub_is_true(alt.names):
         return None
     inside: list[Alt] = []
+    if closed:
+        beyond = key_beyond(frozenset(key for key, _ in alt.props))
+        if beyond is None:
+            return None
+        inside += beyond
     if alt.required:
         inside.append(ObjAlt(forbid_all=(alt.required,)))
     inside += [ObjAlt(required=keys) for keys in alt.forbid_all]
@@ -105,6 +117,21 @@ def negate_obj(ctx: SchemaContext, alt: ObjAlt, pointer: str) -> list[Alt] | Non
     counts = outside_counts((alt.min_props, alt.max_props))
     inside += [ObjAlt(min_props=lo, max_props=hi) for lo, hi in counts]
     return inside
+
+
+def key_beyond(names: frozenset[str]) -> list[Alt] | None:
+    """The objects holding a key that is not one of ``names``: for each subset of
+    ``names`` present (the rest absent), more keys than that subset. ``None``
+    beyond ``MAX_NEGATED_NAMES`` names (``2**n`` alternatives)."""
+    if len(names) > MAX_NEGATED_NAMES:
+        return None
+    ordered = sorted(names)
+    out: list[Alt] = []
+    for mask in range(1 << len(ordered)):
+        held = frozenset(n for i, n in enumerate(ordered) if mask >> i & 1)
+        absent = tuple(frozenset({n}) for n in ordered if n not in held)
+        out.append(ObjAlt(required=held, forbid_all=absent, min_props=len(held) + 1))
+    return out
 
 
 def obj_empty(ctx: SchemaContext, alt: ObjAlt, depth: int) -> bool:
@@ -197,6 +224,7 @@ __all__ = [
     "KEYWORDS",
     "Condition",
     "intersect_obj",
+    "key_beyond",
     "negate_obj",
     "obj_empty",
     "obj_value",
