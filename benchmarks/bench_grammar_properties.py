@@ -2,6 +2,7 @@
 ``ast.parse`` (CPython 3.11) and ``bash -n``.
 
     python benchmarks/bench_grammar_properties.py [--examples N] [--mutants K] [--save NAME]
+    python benchmarks/bench_grammar_properties.py --completions [--step S] [--save NAME]
 
 Sources: ``hypothesmith.from_grammar()`` and ``hypothesmith.from_node()`` (Python),
 ``bash_scripts()`` (Bash, ``tests/_support/program_generators.py``). For each generated program
@@ -10,11 +11,16 @@ accept it and every prefix of it non-strictly; for ``K`` edits of each program, 
 must not accept as complete an edit the reference rejects. Unlike the CI-sized tests in
 ``tests/pse/grammar_properties`` this counts failures instead of stopping at the first, and
 prints each one.
+
+``--completions``: after every ``S``-th prefix of each ``../shared/data/code-snippets`` program
+the reference accepts, the shortest completion (``Engine.shortest_completion``, one token per
+byte): how many are found, how many the reference accepts once appended, and their CPU time.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Callable
@@ -102,13 +108,100 @@ def run_source(
     return row
 
 
+COMPLETION_COLUMNS = [
+    "language",
+    "prefixes",
+    "found",
+    "reference accepts",
+    "mean ms",
+    "p99 ms",
+    "max ms",
+    "slowest prefix ends with",
+]
+
+
+def completion_rows(step: int) -> list[dict[str, Any]]:
+    """Shortest completions after the prefixes of the code snippets, per language."""
+    from pse_core._core import Engine, Vocabulary
+
+    from pse.types.grammar.default_grammars.bash import BashStateMachine
+    from pse.types.grammar.default_grammars.python import PythonStateMachine
+
+    corpus = ROOT.parent / "shared" / "data" / "code-snippets" / "public.jsonl"
+    if not corpus.exists():
+        sys.exit(f"{corpus} is absent (../shared is not checked out)")
+    rows = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
+    by_byte = Vocabulary([bytes([b]) for b in range(256)] + [None], [], [256])
+    out = []
+    for language, machine, reference in (
+        ("python", PythonStateMachine, python_accepts),
+        ("bash", BashStateMachine, bash_accepts),
+    ):
+        codes = [r["code"] for r in rows if ("cpython_parses" in r) == (language == "python")]
+        times: list[tuple[float, str]] = []
+        found = accepted = 0
+        for code in codes:
+            if not reference(code):
+                continue
+            for cut in range(0, len(code), step):
+                engine = Engine(by_byte)
+                engine.state_machine = machine
+                engine.consume_text(code[:cut])
+                started = time.process_time()
+                rest = engine.shortest_completion()
+                times.append((time.process_time() - started, code[:cut]))
+                if rest is not None:
+                    found += 1
+                    accepted += reference(code[:cut] + rest)
+                else:
+                    print(f"    no completion: {code[:cut][-80:]!r}", flush=True)
+        times.sort()
+        out.append(
+            {
+                "language": language,
+                "prefixes": len(times),
+                "found": found,
+                "reference accepts": accepted,
+                "mean ms": round(1000 * sum(t for t, _ in times) / len(times), 2),
+                "p99 ms": round(1000 * times[int(0.99 * (len(times) - 1))][0], 2),
+                "max ms": round(1000 * times[-1][0], 1),
+                "slowest prefix ends with": repr(times[-1][1][-40:]),
+            }
+        )
+        print(" ".join(f"{k}={out[-1][k]}" for k in COMPLETION_COLUMNS), flush=True)
+    return out
+
+
+def print_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
+    print("\n| " + " | ".join(columns) + " |")
+    print("|" + "---|" * len(columns))
+    for row in rows:
+        print("| " + " | ".join(str(row[c]) for c in columns) + " |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=500, help="programs per source")
     parser.add_argument("--mutants", type=int, default=5, help="edits per program")
     parser.add_argument("--sources", default="from_grammar,from_node,bash_scripts")
     parser.add_argument("--save", help="save the table as benchmarks/results/NAME.json")
+    parser.add_argument("--completions", action="store_true", help="time shortest completions")
+    parser.add_argument("--step", type=int, default=1, help="--completions: every S-th prefix")
     args = parser.parse_args(argv)
+    if args.completions:
+        rows = completion_rows(args.step)
+        print_table(rows, COMPLETION_COLUMNS)
+        if args.save:
+            from bench_results import save_table
+
+            save_table(
+                args.save,
+                rows,
+                columns=COMPLETION_COLUMNS,
+                notes=f"every {args.step}-th prefix of the code snippets the reference accepts "
+                "(ast.parse, bash -n); CPU time of Engine.shortest_completion, one token per byte",
+            )
+        return 0
     from pse.types.grammar.default_grammars.bash import BashStateMachine
     from pse.types.grammar.default_grammars.python import PythonStateMachine
 
@@ -123,10 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.sources.split(",")
         for language, strategy, grammar, reference in [sources[name]]
     ]
-    print("\n| " + " | ".join(COLUMNS) + " |")
-    print("|" + "---|" * len(COLUMNS))
-    for row in rows:
-        print("| " + " | ".join(str(row[c]) for c in COLUMNS) + " |")
+    print_table(rows, COLUMNS)
     if args.save:
         from bench_results import save_table
 
