@@ -188,6 +188,8 @@ REGRESSIONS = [
     "echo ${b:+$'\\''}",
     "echo ${b:+$[c}",
     "echo ${b:+$[c]}",
+    "echo $[ a[1] ]",
+    "echo $[ a[1 ]",
     'echo "${b:+<(c}"',
     # for ((...)): a subscript right after ${ or the name runs to its "]"
     "for ((i = 0; i < ${[#f[@]}; i++)); do :; done",
