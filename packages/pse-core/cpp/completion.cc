@@ -26,12 +26,10 @@ bool allows(const ByteSet* alphabet, std::uint8_t b) {
 
 /// Shortest bytes that take a leaf from (state, local) to acceptance; with
 /// `need_byte`, at least one byte (a fresh leaf must consume something); with
-/// `alphabet`, only its bytes. `searched_all` tells whether a nullopt means
-/// "none" (true) or that the search gave up at its size limit.
+/// `alphabet`, only its bytes.
 std::optional<std::string> leaf_completion(Kind kind, const StateMachine& n, std::int32_t state,
                                            std::uint64_t local, bool need_byte,
-                                           const ByteSet* alphabet,
-                                           bool* searched_all = nullptr) {
+                                           const ByteSet* alphabet) {
   struct Node {
     std::int32_t state;
     std::uint64_t local;
@@ -57,8 +55,35 @@ std::optional<std::string> leaf_completion(Kind kind, const StateMachine& n, std
       if (seen.insert(key(s, l)).second) queue.push_back(Node{s, l, std::move(bytes)});
     }
   }
-  if (searched_all) *searched_all = queue.empty();
   return std::nullopt;
+}
+
+/// Whether a leaf accepts some non-empty byte string from `state` (any one, not the
+/// shortest): depth-first, lowest byte first, states marked when expanded, so a leaf
+/// whose `local` counts (string lengths, UTF-8 and \uXXXX partials) finds one along a
+/// single path of ASCII bytes instead of visiting every shorter state. Past the
+/// search limit the answer is "maybe" (true).
+bool leaf_matches_something(Kind kind, const StateMachine& n, std::int32_t state) {
+  constexpr std::size_t kLimit = 200000;
+  auto key = [](std::int32_t s, std::uint64_t l) {
+    return (l * 0x9E3779B97F4A7C15ull) ^ static_cast<std::uint32_t>(s);
+  };
+  std::vector<std::pair<std::int32_t, std::uint64_t>> stack{{state, 0}};
+  std::unordered_set<std::uint64_t> expanded;
+  while (!stack.empty()) {
+    auto [from, from_local] = stack.back();
+    stack.pop_back();
+    if (!expanded.insert(key(from, from_local)).second) continue;
+    if (expanded.size() >= kLimit || stack.size() >= 256 * kLimit) return true;
+    for (int b = 255; b >= 0; --b) {  // pushed last, popped first: the lowest byte
+      std::int32_t s = from;
+      std::uint64_t l = from_local;
+      if (!leaf::step(kind, n, s, l, static_cast<std::uint8_t>(b))) continue;
+      if (leaf::accepting(kind, n, s, l)) return true;
+      if (!expanded.count(key(s, l))) stack.emplace_back(s, l);
+    }
+  }
+  return false;
 }
 
 /// Minimum lengths of every node, by fixpoint over the grammar (recursion-safe),
@@ -444,9 +469,7 @@ bool accepts_nothing(const StateMachine* root) {
         if (!leaf::is_leaf(n->kind)) return true;  // grammars and anything new: unknown
         const std::int32_t start = n->kind == Kind::kDfa ? n->start : 0;
         if (leaf::accepting(n->kind, *n, start, 0)) return true;  // the empty string
-        bool searched_all = false;
-        auto s = leaf_completion(n->kind, *n, start, 0, true, nullptr, &searched_all);
-        return s.has_value() || !searched_all;
+        return leaf_matches_something(n->kind, *n, start);
       }
     }
   };

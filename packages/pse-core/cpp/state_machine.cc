@@ -408,11 +408,16 @@ void StateMachine::set_dfa(const std::vector<std::int32_t>& table,
     throw GrammarError("DFA start state out of range");
   for (std::int32_t t : table)
     if (t < -1 || t >= static_cast<std::int32_t>(n)) throw GrammarError("DFA transition out of range");
-  // Keep only states from which an accepting state is reachable.
+  // Keep only states from which an accepting state is reachable (each state listed
+  // once per distinct target: most of a row's bytes share a few targets).
   std::vector<std::vector<std::int32_t>> into(n);
+  std::vector<std::int32_t> listed(n, -1);  // the last state s listed under target t
   for (std::size_t s = 0; s < n; ++s)
     for (int b = 0; b < 256; ++b)
-      if (std::int32_t t = table[s * 256 + b]; t >= 0) into[t].push_back(static_cast<std::int32_t>(s));
+      if (std::int32_t t = table[s * 256 + b]; t >= 0 && listed[t] != static_cast<std::int32_t>(s)) {
+        listed[t] = static_cast<std::int32_t>(s);
+        into[t].push_back(static_cast<std::int32_t>(s));
+      }
   std::vector<std::uint8_t> live(n, 0);
   std::vector<std::int32_t> work;
   for (std::size_t s = 0; s < n; ++s)
@@ -429,23 +434,40 @@ void StateMachine::set_dfa(const std::vector<std::int32_t>& table,
         work.push_back(s);
       }
   }
-  // Byte classes: bytes whose columns agree (after pruning) share a class.
-  std::vector<std::vector<std::int32_t>> columns;
-  for (int b = 0; b < 256; ++b) {
-    std::vector<std::int32_t> col(n);
-    for (std::size_t s = 0; s < n; ++s) {
-      std::int32_t t = table[s * 256 + b];
-      col[s] = (t >= 0 && live[t]) ? t : -1;
+  // Byte classes: bytes whose columns agree (after pruning) share a class. The
+  // table is row-major, so columns are compared by a hash computed row by row,
+  // checked row by row; on a collision they are compared outright.
+  auto target = [&](std::size_t s, int b) {
+    std::int32_t t = table[s * 256 + b];
+    return (t >= 0 && live[t]) ? t : -1;
+  };
+  std::array<std::uint64_t, 256> hash{};
+  for (std::size_t s = 0; s < n; ++s)
+    for (int b = 0; b < 256; ++b)
+      hash[b] = (hash[b] ^ static_cast<std::uint32_t>(target(s, b))) * 0x100000001B3ull;
+  std::array<int, 256> first{};  // each class's first byte
+  auto assign = [&](auto same) {
+    classes = 0;
+    for (int b = 0; b < 256; ++b) {
+      std::uint32_t c = 0;
+      while (c < classes && !same(b, first[c])) ++c;
+      if (c == classes) first[classes++] = b;
+      byte_class[b] = static_cast<std::uint8_t>(c);
     }
-    std::size_t c = 0;
-    while (c < columns.size() && columns[c] != col) ++c;
-    if (c == columns.size()) columns.push_back(std::move(col));
-    byte_class[b] = static_cast<std::uint8_t>(c);
-  }
-  classes = static_cast<std::uint32_t>(columns.size());
-  transitions.assign(n * classes, -1);
-  for (std::size_t c = 0; c < classes; ++c)
-    for (std::size_t s = 0; s < n; ++s) transitions[s * classes + c] = columns[c][s];
+  };
+  assign([&](int b, int r) { return hash[b] == hash[r]; });
+  bool collision = false;
+  for (std::size_t s = 0; s < n; ++s)
+    for (int b = 0; b < 256; ++b) collision |= target(s, b) != target(s, first[byte_class[b]]);
+  if (collision)
+    assign([&](int b, int r) {
+      for (std::size_t s = 0; s < n; ++s)
+        if (target(s, b) != target(s, r)) return false;
+      return true;
+    });
+  transitions.resize(n * classes);
+  for (std::size_t s = 0; s < n; ++s)
+    for (std::size_t c = 0; c < classes; ++c) transitions[s * classes + c] = target(s, first[c]);
   accepting = std::move(accept);
   start = live[start_state] ? start_state : -1;
   invalidate();
