@@ -148,4 +148,30 @@ RangeDfa literal_dfa(const std::vector<std::vector<std::int32_t>>& names) {
   return minimize(trie);
 }
 
+RangeDfa complement(const RangeDfa& dfa) {
+  static constexpr std::array<std::array<std::int32_t, 2>, 2> kScalars{{{0, 0xD7FF}, {0xE000, 0x10FFFF}}};
+  const auto sink = static_cast<std::int32_t>(dfa.transitions.size());
+  RangeDfa out;
+  for (const auto& row : dfa.transitions) {
+    auto full = row;  // the row's moves, then its gaps within the scalar values to the sink
+    for (const auto& [lo, hi] : kScalars) {
+      std::int32_t next = lo;  // the first scalar value not yet covered
+      for (const auto& r : row) {
+        if (r[1] < next) continue;
+        if (r[0] > hi) break;
+        if (r[0] > next) full.push_back({next, r[0] - 1, sink});
+        next = r[1] + 1;
+        if (next > hi) break;
+      }
+      if (next <= hi) full.push_back({next, hi, sink});
+    }
+    std::sort(full.begin(), full.end());
+    out.transitions.push_back(std::move(full));
+  }
+  out.transitions.push_back({{kScalars[0][0], kScalars[0][1], sink}, {kScalars[1][0], kScalars[1][1], sink}});
+  for (bool a : dfa.accepting) out.accepting.push_back(!a);
+  out.accepting.push_back(true);
+  return out;
+}
+
 }  // namespace pse

@@ -24,4 +24,8 @@ RangeDfa minimize(const RangeDfa& dfa);
 /// The minimal DFA accepting exactly the given strings of code points.
 RangeDfa literal_dfa(const std::vector<std::vector<std::int32_t>>& names);
 
+/// The strings of Unicode scalar values (U+0000..U+10FFFF without surrogates)
+/// that `dfa` rejects: a complete DFA with one more state, the sink (not minimised).
+RangeDfa complement(const RangeDfa& dfa);
+
 }  // namespace pse

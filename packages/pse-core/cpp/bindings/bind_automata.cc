@@ -54,21 +54,44 @@ nb::object to_python(const std::optional<ByteTable>& table) {
   return nb::make_tuple(packed, accepting);
 }
 
+/// The code points of each string of `names` (lone surrogates included).
+std::vector<std::vector<std::int32_t>> code_points(nb::handle names, const char* caller) {
+  std::vector<std::vector<std::int32_t>> points;
+  for (nb::handle name : names) {
+    if (!PyUnicode_Check(name.ptr())) throw nb::type_error((std::string(caller) + " takes strings").c_str());
+    Py_ssize_t n = PyUnicode_GetLength(name.ptr());
+    std::vector<std::int32_t> cps(static_cast<std::size_t>(n));
+    for (Py_ssize_t i = 0; i < n; ++i)
+      cps[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(PyUnicode_ReadChar(name.ptr(), i));
+    points.push_back(std::move(cps));
+  }
+  return points;
+}
+
+/// One lowering of a code-point DFA to byte rows, bound as `name`.
+void bind_lowering(nb::module_& m, const char* name,
+                   std::optional<ByteTable> (*lower)(const RangeDfa&, std::size_t), const char* doc) {
+  m.def(
+      name,
+      [lower](nb::handle transitions, nb::handle accepting, std::size_t max_states) {
+        RangeDfa dfa = from_python(transitions, accepting);
+        std::optional<ByteTable> out;
+        {
+          nb::gil_scoped_release release;
+          out = lower(dfa, max_states);
+        }
+        return to_python(out);
+      },
+      nb::arg("transitions"), nb::arg("accepting"), nb::arg("max_states"), doc);
+}
+
 }  // namespace
 
 void bind_automata(nb::module_& m) {
   m.def(
       "literal_dfa",
       [](nb::handle names) {
-        std::vector<std::vector<std::int32_t>> points;
-        for (nb::handle name : names) {
-          if (!PyUnicode_Check(name.ptr())) throw nb::type_error("literal_dfa takes strings");
-          Py_ssize_t n = PyUnicode_GetLength(name.ptr());
-          std::vector<std::int32_t> cps(static_cast<std::size_t>(n));
-          for (Py_ssize_t i = 0; i < n; ++i)  // code points, lone surrogates included
-            cps[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(PyUnicode_ReadChar(name.ptr(), i));
-          points.push_back(std::move(cps));
-        }
+        auto points = code_points(names, "literal_dfa");
         RangeDfa out;
         {
           nb::gil_scoped_release release;
@@ -77,6 +100,23 @@ void bind_automata(nb::module_& m) {
         return to_python(out);
       },
       nb::arg("names"), "The minimal DFA (code-point ranges per state) accepting exactly `names`.");
+  m.def(
+      "literal_json_string",
+      [](nb::handle names, bool exclude, std::size_t max_states) -> nb::object {
+        auto points = code_points(names, "literal_json_string");
+        std::optional<ByteTable> out;
+        {
+          nb::gil_scoped_release release;
+          RangeDfa dfa = literal_dfa(points);
+          out = lower_json_string(exclude ? minimize(complement(dfa)) : dfa, max_states);
+        }
+        if (!out) return nb::none();
+        return make_dfa_machine(out->cells, std::move(out->accepting), 0);
+      },
+      nb::arg("names"), nb::arg("exclude"), nb::arg("max_states"),
+      "A DfaStateMachine reading the JSON string literals that decode to one of `names`\n"
+      "(exclude: to none of them), built in one call (literal_dfa, complement,\n"
+      "lower_json_string, the machine), or None past max_states rows.");
   m.def(
       "minimize_dfa",
       [](nb::handle transitions, nb::handle accepting) {
@@ -134,36 +174,14 @@ void bind_automata(nb::module_& m) {
       "with kind 'syntax' (what at offset), 'lookahead' (not right after a leading ^),\n"
       "'nfa' or 'dfa' (too large). digit_positions: offsets of non-ASCII characters\n"
       "str.isdigit() accepts; unicode_property(name) resolves \\p{name} to (lo, hi) ranges.");
-  m.def(
-      "lower_utf8",
-      [](nb::handle transitions, nb::handle accepting, std::size_t max_states) {
-        RangeDfa dfa = from_python(transitions, accepting);
-        std::optional<ByteTable> out;
-        {
-          nb::gil_scoped_release release;
-          out = lower_utf8(dfa, max_states);
-        }
-        return to_python(out);
-      },
-      nb::arg("transitions"), nb::arg("accepting"), nb::arg("max_states"),
-      "Byte rows reading the UTF-8 encoding of a code-point DFA's strings (row s is\n"
-      "state s): (packed int32 rows of 256 targets, accepting flags), or None past\n"
-      "max_states rows.");
-  m.def(
-      "lower_json_string",
-      [](nb::handle transitions, nb::handle accepting, std::size_t max_states) {
-        RangeDfa dfa = from_python(transitions, accepting);
-        std::optional<ByteTable> out;
-        {
-          nb::gil_scoped_release release;
-          out = lower_json_string(dfa, max_states);
-        }
-        return to_python(out);
-      },
-      nb::arg("transitions"), nb::arg("accepting"), nb::arg("max_states"),
-      "Byte rows reading the JSON string literals (quotes, raw UTF-8, short and\n"
-      "\\uXXXX escapes, surrogate pairs) of a code-point DFA's strings (start row 0):\n"
-      "(packed int32 rows of 256 targets, accepting flags), or None past max_states rows.");
+  bind_lowering(m, "lower_utf8", lower_utf8,
+                "Byte rows reading the UTF-8 encoding of a code-point DFA's strings (row s is\n"
+                "state s): (packed int32 rows of 256 targets, accepting flags), or None past\n"
+                "max_states rows.");
+  bind_lowering(m, "lower_json_string", lower_json_string,
+                "Byte rows reading the JSON string literals (quotes, raw UTF-8, short and\n"
+                "\\uXXXX escapes, surrogate pairs) of a code-point DFA's strings (start row 0):\n"
+                "(packed int32 rows of 256 targets, accepting flags), or None past max_states rows.");
   m.def(
       "number_dfa",
       [](const std::vector<std::pair<std::string, unsigned>>& bounds, std::uint64_t multiple_p,

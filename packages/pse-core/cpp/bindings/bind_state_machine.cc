@@ -146,6 +146,13 @@ nb::list advance_basic(nb::handle steppers, nb::handle token) {
 
 }  // namespace
 
+nb::object make_dfa_machine(const std::vector<std::int32_t>& table,
+                            std::vector<std::uint8_t> accepting, std::int32_t start) {
+  auto node = std::make_shared<DfaNode>();
+  node->set_dfa(table, std::move(accepting), start);
+  return nb::cast(SMPtr(std::move(node)));
+}
+
 void bind_state_machine(nb::module_& m) {
   nb::class_<StateMachine>(m, "StateMachine",
                            "A grammar node: a graph of states whose edges are nested machines.")

@@ -32,6 +32,11 @@ void prepare(StateMachine* root);
 nb::object wrap_stepper(Stepper s, nb::handle like = nb::handle());
 nb::list wrap_steppers(const std::vector<Stepper>& steppers, nb::handle like = nb::handle());
 
+/// A DfaStateMachine over `table` (256 targets per state, row-major; -1: no move),
+/// built natively (for the automata compiled in one native call).
+nb::object make_dfa_machine(const std::vector<std::int32_t>& table,
+                            std::vector<std::uint8_t> accepting, std::int32_t start);
+
 /// Python int or str -> StateKey, and back.
 StateKey to_key(nb::handle h);
 nb::object from_key(const StateKey& key);

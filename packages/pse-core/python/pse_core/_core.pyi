@@ -456,6 +456,13 @@ def lower_json_string(
     row 0): packed native int32 rows of 256 targets and the accepting flags, or
     None past ``max_states`` rows."""
 
+def literal_json_string(
+    names: Iterable[str], exclude: bool, max_states: int
+) -> DfaStateMachine | None:
+    """A machine reading the JSON string literals that decode to one of ``names``
+    (``exclude``: to none of them), built in one native call (``literal_dfa``,
+    complement, ``lower_json_string``, the machine), or None past ``max_states`` rows."""
+
 class Grammar:
     """A compiled context-free grammar: terminal automata under an Earley parser."""
 

@@ -171,7 +171,12 @@ def lower_utf8(dfa: CpDfa, keyword: str) -> ByteTable:
 def checked_table(built: tuple[bytes, list[bool]] | None, keyword: str) -> ByteTable:
     """``built`` as a ByteTable; ``None`` (past ``MAX_BYTE_STATES`` rows) as a SchemaError."""
     if built is None:
-        raise SchemaError(
-            f"{keyword} is too large to compile", code="automaton-too-large", keyword=keyword
-        )
+        raise too_large(keyword)
     return ByteTable(*built)
+
+
+def too_large(keyword: str) -> SchemaError:
+    """The error of an automaton past ``MAX_BYTE_STATES`` rows (or another size limit)."""
+    return SchemaError(
+        f"{keyword} is too large to compile", code="automaton-too-large", keyword=keyword
+    )

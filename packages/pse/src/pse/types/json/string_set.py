@@ -15,11 +15,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from pse_core._core import StateMachine
+from pse_core._core import StateMachine, literal_json_string
 from pse_core._core import literal_dfa as native_literal_dfa
 
 from pse.automata import charset as cs
-from pse.automata.dfa import CpDfa, complement, minimize, product
+from pse.automata.dfa import MAX_BYTE_STATES, CpDfa, complement, minimize, product, too_large
 from pse.automata.json_string import lower_json_string
 
 _SIMPLE_ESCAPES = {
@@ -282,17 +282,21 @@ def string_set_dfa(
 def string_set_machine(names: Iterable[str], *, exclude: bool = False) -> StateMachine:
     """A JSON string literal decoding to one of ``names`` (or, ``exclude=True``, to none).
 
-    Built through ``pse.automata`` (a code-point trie lowered to JSON string
-    literals, which shares states); ``string_set_dfa`` is the self-contained
-    construction, kept as the reference the tests compare against.
+    Built natively in one call (``pse_core._core.literal_json_string``: the
+    minimal code-point DFA of the names, complemented for ``exclude``, lowered
+    to JSON string literals, which shares states, and the machine);
+    ``string_set_dfa`` is the self-contained construction, kept as the
+    reference the tests compare against.
     """
     return _cached(frozenset(names), exclude)
 
 
 @functools.lru_cache(maxsize=1024)
 def _cached(names: frozenset[str], exclude: bool) -> StateMachine:
-    dfa = literal_dfa(sorted(names))
-    return lower_key(complement(dfa) if exclude else dfa, "enum")
+    machine = literal_json_string(names, exclude, MAX_BYTE_STATES)
+    if machine is None:
+        raise too_large("enum")
+    return machine
 
 
 # ------------------------------------------------------ code-point automata
