@@ -15,6 +15,7 @@ from pse_core._core import DfaStateMachine, StateMachine, StringStateMachine
 from pse_core.errors import SchemaError
 
 from . import charset as cs
+from .built_in import built_in
 from .dfa import CpDfa, complement, lower_utf8, product, with_length
 from .formats import SUPPORTED_FORMATS, format_pattern
 from .hostname import hostname_dfa, hostname_machine
@@ -30,6 +31,7 @@ CACHE_SIZE = 256
 
 __all__ = [
     "SUPPORTED_FORMATS",
+    "format_dfa",
     "number_machine",
     "pattern_dfa",
     "regex_dfa",
@@ -79,7 +81,7 @@ def string_dfa(
         dfa = hostname_dfa(max(min_length, 0), max_length)  # lengths included
         min_length, max_length = 0, None
     elif format is not None:
-        dfa = pattern_dfa(format_pattern(format), True, "format")
+        dfa = format_dfa(format)
     if pattern is not None:
         p = pattern_dfa(pattern, False, "pattern")
         dfa = p if dfa is None else product(dfa, p, keyword="pattern")
@@ -87,6 +89,12 @@ def string_dfa(
         dfa = CpDfa([[(lo, hi, 0) for lo, hi in cs.ANY]], [True])
     keyword = "maxLength" if max_length is not None else "minLength"
     return with_length(dfa, max(min_length, 0), max_length, keyword)
+
+
+def format_dfa(name: str) -> CpDfa:
+    """Minimal code-point DFA of a supported ``format`` (``hostname`` aside: see
+    ``string_dfa``), built once per process (``pse.automata.built_in``)."""
+    return built_in("format", name, lambda: pattern_dfa(format_pattern(name), True, "format"))
 
 
 @lru_cache(maxsize=CACHE_SIZE, typed=True)
@@ -121,6 +129,12 @@ def string_machine(
         return StringStateMachine(min_length=max(min_length, 0), max_length=max_length)
     if format == "hostname" and pattern is None:
         return hostname_machine(max(min_length, 0), max_length)
+    if format is not None and pattern is None and min_length <= 0 and max_length is None:
+        return built_in(  # a format alone: its machine is built once per process
+            "format machine",
+            format,
+            lambda: lower_json_string(format_dfa(format), "format").machine(0),
+        )
     dfa = string_dfa(pattern, min_length, max_length, format)
     if dfa.is_empty():
         raise SchemaError(

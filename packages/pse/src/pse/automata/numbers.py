@@ -29,6 +29,7 @@ from pse_core._core import NumberStateMachine, StateMachine
 from pse_core._core import number_dfa as _native_number_dfa
 from pse_core.errors import SchemaError
 
+from .built_in import built_in
 from .dfa import CpDfa, lower_utf8
 
 EXPONENT_LIMIT = 4
@@ -167,17 +168,23 @@ def number_machine(
     )
     if not constrained and not integer:
         return NumberStateMachine()
-    dfa = number_dfa(
-        integer=integer,
-        minimum=minimum,
-        maximum=maximum,
-        exclusive_minimum=exclusive_minimum,
-        exclusive_maximum=exclusive_maximum,
-        multiple_of=multiple_of,
-        not_multiple=not_multiple,
-    )
-    if dfa.is_empty():
-        raise SchemaError(
-            "no number satisfies the constraints", code="unsatisfiable", keyword="minimum"
+
+    def build() -> StateMachine:
+        dfa = number_dfa(
+            integer=integer,
+            minimum=minimum,
+            maximum=maximum,
+            exclusive_minimum=exclusive_minimum,
+            exclusive_maximum=exclusive_maximum,
+            multiple_of=multiple_of,
+            not_multiple=not_multiple,
         )
-    return lower_utf8(dfa, "number").machine(0)
+        if dfa.is_empty():
+            raise SchemaError(
+                "no number satisfies the constraints", code="unsatisfiable", keyword="minimum"
+            )
+        return lower_utf8(dfa, "number").machine(0)
+
+    if not constrained and not not_multiple:  # type integer alone: built once per process
+        return built_in("type", "integer", build)
+    return build()
