@@ -14,6 +14,7 @@ hook and the code that lowers them: ``$PSE_GRAMMAR_CACHE`` (a directory, or
 
 from __future__ import annotations
 
+import atexit
 import base64
 import hashlib
 import json
@@ -48,7 +49,13 @@ NativeTerminal = tuple[str, bytes, list[bool], int, bool, str, int]
 _HOOK_TERMINALS = {"python": {"_NEWLINE", "_INDENT", "_DEDENT"}, "bash": {"HEREDOC_BODY"}}
 
 
+# The process cache of native grammars, their only holder on the Python side:
+# cleared at interpreter exit, so that nanobind's report of native objects
+# alive at exit (PSE_LEAK_WARNINGS=1) names only real leaks. (CPython collects
+# no cycle after it clears module globals, so a grammar held by an object in
+# a cycle, such as a test parameter in pytest's session, outlived the report.)
 _COMPILED: dict[tuple[str, str, str | None], Grammar] = {}
+atexit.register(_COMPILED.clear)
 # Lowered tables: (terminals, rules, start index, nonterminal names, hook).
 Tables = tuple[list[NativeTerminal], list[tuple[int, list[int]]], int, list[str], str]
 _CACHE_FORMAT = 1
@@ -88,7 +95,6 @@ class LarkGrammar:
         self.start = start
         self.lexer = lexer
         self.delimiters = delimiters
-        self._compiled: dict[str, Grammar] = {}
 
     def compiled(self, start: str | None = None) -> Grammar:
         """The native grammar for ``start`` (default: ``self.start``), compiled on first use.
@@ -96,14 +102,10 @@ class LarkGrammar:
         Native grammars are immutable: every ``LarkGrammar`` with the same text,
         start and lexer in this process shares one.
         """
-        start = start or self.start
-        native = self._compiled.get(start)
+        key = (self.lark_grammar, start or self.start, self.lexer)
+        native = _COMPILED.get(key)
         if native is None:
-            key = (self.lark_grammar, start, self.lexer)
-            native = _COMPILED.get(key)
-            if native is None:
-                native = _COMPILED[key] = Grammar(*_tables(self, start))
-            self._compiled[start] = native
+            native = _COMPILED[key] = Grammar(*_tables(self, key[1]))
         return native
 
     def validate(self, input: str, strict: bool = False, start: str | None = None) -> bool:
