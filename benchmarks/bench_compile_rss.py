@@ -1,9 +1,10 @@
 """Resident memory over repeated compiles of one bench schema (default: the recursive one).
 
 A compiled grammar must be freed when dropped, recursive or not, so RSS stays
-flat after warm-up. Prints RSS every ``--every`` compiles.
+flat after warm-up. Prints RSS every ``--every`` compiles; table:
+benchmarks/results/compile-rss.json (not written with ``--no-save``).
 
-    python benchmarks/bench_compile_rss.py [--schema recursive_tree] [--count 10000]
+    python benchmarks/bench_compile_rss.py [--schema recursive_tree] [--count 10000] [--no-save]
 """
 
 from __future__ import annotations
@@ -12,7 +13,11 @@ import argparse
 import gc
 import json
 import sys
+import time
 from pathlib import Path
+from typing import Any
+
+from bench_results import save_table
 
 from pse.types.json.schema_machine import schema_to_state_machine
 
@@ -37,6 +42,7 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--every", type=int, default=1_000)
     parser.add_argument("--warmup", type=int, default=200)
+    parser.add_argument("--no-save", action="store_true")
     args = parser.parse_args()
     if not SCHEMAS.is_file():
         print(f"skipped: {SCHEMAS} is absent (../shared next to the repo)")
@@ -47,15 +53,29 @@ def main() -> int:
         schema_to_state_machine(schema)
     gc.collect()
     start = rss_mib()
+    clock = time.process_time()
     print(f"schema {args.schema}: {args.count} compiles after {args.warmup} warm-up")
-    print(f"{'compiles':>9} {'RSS MiB':>9} {'growth MiB':>11}")
-    print(f"{0:>9} {start:>9.1f} {0.0:>11.1f}")
-    for i in range(1, args.count + 1):
-        schema_to_state_machine(schema)
+    print(f"{'compiles':>9} {'RSS MiB':>9} {'growth MiB':>11} {'CPU s':>7}")
+    rows: list[dict[str, Any]] = []
+    for i in range(args.count + 1):
+        if i:
+            schema_to_state_machine(schema)
         if i % args.every == 0:
             gc.collect()
             now = rss_mib()
-            print(f"{i:>9} {now:>9.1f} {now - start:>11.1f}")
+            cpu = time.process_time() - clock
+            rows.append(
+                {
+                    "compiles": i,
+                    "RSS MiB": round(now, 1),
+                    "growth MiB": round(now - start, 1),
+                    "CPU s": round(cpu, 1),
+                }
+            )
+            print(f"{i:>9} {now:>9.1f} {now - start:>11.1f} {cpu:>7.1f}", flush=True)
+    if not args.no_save:
+        notes = f"schema {args.schema}, {args.warmup} warm-up compiles first."
+        save_table("compile-rss", rows, notes=notes)
     return 0
 
 
