@@ -227,6 +227,18 @@ REGRESSIONS = [
     "a < {x} >f",
     "echo {x}>f {x} {x}y a{x} {x}{y} {1} {a-b}",
     "exec {fd}>&-",
+    # an assignment is never the command name: after one, `a[b` is the command and needs its "]"
+    "V= a[b",
+    "VAR1=\nVAR2= ic[o\n",
+    "V=1 a[b] c[d",
+    "a+=1 b[",
+    "a[1]+=2 b",
+    "x+y=3 cmd",
+    "x=1 then",
+    "x=1 then[b",
+    "x=1 then[b] c",
+    "var=#not-comment # c",
+    "local a=#b c=#",
     # $'...' inside arithmetic
     "echo $(( $'\\' ))",
     "echo $(( $'\\'' ))",
