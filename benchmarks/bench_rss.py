@@ -9,10 +9,11 @@ random logits (budget 24 tokens). RSS and the vocabulary's mask-cache size are
 printed every ``--every`` schemas; after warm-up RSS must stay flat.
 
 By default the rotation has 100 distinct schemas (a server that sees the same
-schemas again). ``--distinct`` makes every schema new (its property names and
-enum values carry the schema's number): the per-vocabulary mask cache keeps an
-entry per distinct leaf and never evicts, so that curve shows what unbounded
-schema variety costs. Tables: benchmarks/results/rss[-distinct].json.
+schemas again). ``--distinct`` makes every schema new (its property names,
+enum values and patterns carry the schema's number): RSS grows until the
+bounded stores fill (the automata caches, the dormant leaf classes and their
+mask-cache entries, see docs/concepts/hardening.md), then stays flat. Tables:
+benchmarks/results/rss[-distinct].json.
 """
 
 from __future__ import annotations
