@@ -20,7 +20,7 @@ from pse.types.base.loop import LoopStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.json.algebra import alt_empty
 from pse.types.json.limits import MAX_EXPLICIT_ITEMS, MAX_UNIQUE_DOMAIN
-from pse.types.json.machines import GraphStateMachine
+from pse.types.json.machines import GraphStateMachine, NeverStateMachine
 from pse.types.json.schema_ir import Alt, ArrAlt, BoolAlt, NullAlt, NumAlt, StrAlt, Sub
 from pse.types.json.strings import allowed_literals
 
@@ -120,7 +120,7 @@ class _Explicit:
             out.append((comp.compile_sub(pos | sub), min(c + 1, bound), used))
         other = pos | neg if neg is not None else pos
         out.append((comp.compile_sub(other), c, used))
-        return [o for o in out if not comp.matches_nothing(o[0])]
+        return [o for o in out if not isinstance(o[0], NeverStateMachine)]
 
     def close_ok(self, i: int, c: int) -> bool:
         cmin = self.contains[2] if self.contains else 0
@@ -171,14 +171,14 @@ def _simple(comp: Compiler, alt: ArrAlt) -> StateGraph:
     prefix = [comp.compile_sub(p) for p in alt.prefix]
     max_items = alt.max_items
     for i, m in enumerate(prefix):
-        if comp.matches_nothing(m):
+        if isinstance(m, NeverStateMachine):
             max_items = i if max_items is None else min(max_items, i)
             prefix = prefix[:i]
             break
     items = comp.compile_sub(alt.items)
     p = len(prefix)
     tail_max = None if max_items is None else max_items - p
-    has_tail = not comp.matches_nothing(items) and (tail_max is None or tail_max > 0)
+    has_tail = not isinstance(items, NeverStateMachine) and (tail_max is None or tail_max > 0)
     if max_items is not None:
         p = min(p, max_items)
     graph: StateGraph = {0: [(lb, 1)], 1: [(ws, 2)]}

@@ -55,8 +55,6 @@ class Compiler:
         self._memo: dict[Sub, StateMachine] = {}
         self._refs: dict[Sub, RefStateMachine | None] = {}
         self._ws: StateMachine | None = None
-        self._empty: dict[int, bool] = {}
-        self._keep: list[StateMachine] = []
         self._ws_pair: StateMachine | None = None
         self.notes: list[str] = []
         if self.options.whitespace is None:
@@ -126,8 +124,6 @@ class Compiler:
             edges: list[tuple[StateMachine, int | str]] = [(m, "$") for m in self._memo.values()]
             seal_grammar(StateMachine({0: edges}, start_state=0, end_states=["$"]))
         self._memo.clear()
-        self._empty.clear()
-        self._keep.clear()
 
     def compile_sub(self, sub: Sub) -> StateMachine:
         found = self._memo.get(sub)
@@ -152,25 +148,22 @@ class Compiler:
             ref = self._refs.pop(sub, None)
         if ref is not None:
             ref.set_target(machine)
+            if self._ends_nowhere(machine):
+                machine = NeverStateMachine()
         self._memo[sub] = machine
         return machine
 
-    def matches_nothing(self, machine: StateMachine) -> bool:
-        """Whether ``machine`` provably matches nothing, so that an alternative, a
-        property or an item built from it is dropped: kept, it would let
-        generation enter a value it cannot finish. Asked of the finished
-        language only: while a recursive reference is pending (its target still
-        being built) a machine that holds it would look empty, so the answer is
-        ``False`` then."""
-        if isinstance(machine, NeverStateMachine):
-            return True
+    def _ends_nowhere(self, machine: StateMachine) -> bool:
+        """Whether the machine of a recursion (a ``Sub`` met again while it was
+        built) matches nothing: a required part that holds its own schema with
+        no way out. It then compiles to ``NeverStateMachine``, which the
+        alternatives, properties and items that use it drop (kept, it would let
+        generation enter a value it cannot finish). Asked once per recursion,
+        when no other recursive reference is pending (a machine holding one
+        whose target is still being built would look empty)."""
         if any(ref is not None for ref in self._refs.values()):
             return False
-        found = self._empty.get(id(machine))
-        if found is None:
-            found = self._empty[id(machine)] = machine.accepts_nothing()
-            self._keep.append(machine)  # its id stays its own while the memo holds it
-        return found
+        return machine.accepts_nothing()
 
     def compile_alts(self, alts: list[Alt]) -> StateMachine:
         machines: list[StateMachine] = []
@@ -178,7 +171,7 @@ class Compiler:
             if alt_empty(self.ctx, alt):
                 continue
             machine = self.compile_alt(alt)
-            if not self.matches_nothing(machine):
+            if not isinstance(machine, NeverStateMachine):
                 machines.append(machine)
         if not machines:
             return NeverStateMachine()

@@ -155,7 +155,7 @@ class _Pieces:
             except SchemaError as exc:
                 raise comp.reraise(exc, "patternProperties", pointer) from exc
             value = comp.compile_sub(sub)
-            ok = not comp.matches_nothing(value)
+            ok = not isinstance(value, NeverStateMachine)
             if ok and names_machine is not None:
                 ok = accepts_text(names_machine, json.dumps(name))
             if not ok:
@@ -203,7 +203,7 @@ class _Pieces:
         dropped = False  # a region whose values match nothing: its keys cannot appear
         for region, value_sub in regions:
             value = comp.compile_sub(value_sub)
-            if comp.matches_nothing(value):
+            if isinstance(value, NeverStateMachine):
                 dropped = True
                 continue
             if region is None and names_dfa is None:
