@@ -5,7 +5,9 @@
     python benchmarks/bench_grammar_properties.py --completions [--step S] [--save NAME]
 
 Sources: ``hypothesmith.from_grammar()`` and ``hypothesmith.from_node()`` (Python),
-``bash_scripts()`` (Bash, ``tests/_support/program_generators.py``). For each generated program
+``bash_scripts()`` (Bash, ``tests/_support/program_generators.py``), and the programs of
+``../shared/data/code-snippets`` (``python_snippets``, ``bash_snippets``: their edits reach
+constructs the generators do not write). For each generated program
 the reference accepts (and that avoids the documented gaps: CR, non-ASCII), the grammar must
 accept it and every prefix of it non-strictly; for ``K`` edits of each program, the grammar
 must not accept as complete an edit the reference rejects. Unlike the CI-sized tests in
@@ -120,6 +122,20 @@ COMPLETION_COLUMNS = [
 ]
 
 
+def snippets() -> list[dict[str, Any]]:
+    """The rows of ``../shared/data/code-snippets/public.jsonl``."""
+    corpus = ROOT.parent / "shared" / "data" / "code-snippets" / "public.jsonl"
+    if not corpus.exists():
+        sys.exit(f"{corpus} is absent (../shared is not checked out)")
+    return [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
+
+
+def snippet_programs(language: str) -> st.SearchStrategy[str]:
+    """The snippets of ``language`` (Python rows carry a ``cpython_parses`` field)."""
+    codes = [r["code"] for r in snippets() if ("cpython_parses" in r) == (language == "python")]
+    return st.sampled_from(codes)
+
+
 def completion_rows(step: int) -> list[dict[str, Any]]:
     """Shortest completions after the prefixes of the code snippets, per language."""
     from pse_core._core import Engine, Vocabulary
@@ -127,10 +143,7 @@ def completion_rows(step: int) -> list[dict[str, Any]]:
     from pse.types.grammar.default_grammars.bash import BashStateMachine
     from pse.types.grammar.default_grammars.python import PythonStateMachine
 
-    corpus = ROOT.parent / "shared" / "data" / "code-snippets" / "public.jsonl"
-    if not corpus.exists():
-        sys.exit(f"{corpus} is absent (../shared is not checked out)")
-    rows = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
+    rows = snippets()
     by_byte = Vocabulary([bytes([b]) for b in range(256)] + [None], [], [256])
     out = []
     for language, machine, reference in (
@@ -210,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         "from_grammar": ("python", hypothesmith.from_grammar(), python, python_accepts),
         "from_node": ("python", hypothesmith.from_node(), python, python_accepts),
         "bash_scripts": ("bash", bash_scripts(), bash, bash_accepts),
+        "python_snippets": ("python", snippet_programs("python"), python, python_accepts),
+        "bash_snippets": ("bash", snippet_programs("bash"), bash, bash_accepts),
     }
     rows = [
         run_source(language, name, strategy, grammar, reference, args.examples, args.mutants)
