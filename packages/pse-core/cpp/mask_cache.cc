@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <string_view>
 
 #include "nodes/leaf.h"
+#include "pse_core/class_index.h"
 #include "pse_core/limits.h"
 #include "pse_core/trie.h"
 #include "support/machine_edits.h"
@@ -21,30 +23,86 @@ struct Builder {
   std::vector<MaskEntry::LexerExit> lexer_exits;
 
   void walk(std::uint32_t u, std::int32_t state, std::uint64_t local) {
-    for (std::uint32_t c = u + 1; c < nodes[u].end; c = nodes[c].end) {
-      std::int32_t s = state;
-      std::uint64_t l = local;
-      if (!leaf::step(leaf.kind, *leaf.node, s, l, nodes[c].byte)) continue;
-      const TrieMap::Node& n = nodes[c];
-      inside.insert(inside.end(), trie.ids(n), trie.ids(n) + (n.ids_end - n.ids_begin));
-      if (n.end == c + 1) continue;  // no children
-      if (leaf::accepting(leaf.kind, *leaf.node, s, l))
-        for (std::uint32_t d = c + 1; d < n.end; d = nodes[d].end) {
-          if (leaf.kind != Kind::kLexer) {
-            exits[nodes[d].byte].push_back(d);
-            continue;
-          }
-          // Inside the grammar a lexeme never ends before a byte that extends
-          // it (maximal munch); only a parent after the grammar may take it.
-          std::int32_t s2 = s;
-          std::uint64_t l2 = l;
-          bool extends = leaf::step(leaf.kind, *leaf.node, s2, l2, nodes[d].byte);
-          lexer_exits.push_back({s, l, d, extends});
+    for (std::uint32_t c = u + 1; c < nodes[u].end; c = nodes[c].end) child(c, state, local);
+  }
+
+  /// Trie node `c`, whose parent the leaf reached in (state, local).
+  void child(std::uint32_t c, std::int32_t state, std::uint64_t local) {
+    std::int32_t s = state;
+    std::uint64_t l = local;
+    if (!leaf::step(leaf.kind, *leaf.node, s, l, nodes[c].byte)) return;
+    const TrieMap::Node& n = nodes[c];
+    inside.insert(inside.end(), trie.ids(n), trie.ids(n) + (n.ids_end - n.ids_begin));
+    if (n.end == c + 1) return;  // no children
+    if (leaf::accepting(leaf.kind, *leaf.node, s, l))
+      for (std::uint32_t d = c + 1; d < n.end; d = nodes[d].end) {
+        if (leaf.kind != Kind::kLexer) {
+          exits[nodes[d].byte].push_back(d);
+          continue;
         }
-      walk(c, s, l);
-    }
+        // Inside the grammar a lexeme never ends before a byte that extends
+        // it (maximal munch); only a parent after the grammar may take it.
+        std::int32_t s2 = s;
+        std::uint64_t l2 = l;
+        bool extends = leaf::step(leaf.kind, *leaf.node, s2, l2, nodes[d].byte);
+        lexer_exits.push_back({s, l, d, extends});
+      }
+    walk(c, s, l);
   }
 };
+
+/// A DFA state's run: the bytes its most common next state reads (`set`),
+/// and how many of them in a row lead through states that read the whole set
+/// to one next state, none of them accepting (so that no exit lies inside
+/// the run). `states[k]`: the state after k bytes of the set.
+struct Run {
+  ClassIndex::Set set{};
+  std::vector<std::int32_t> states;
+};
+
+/// The run from `state`; none (empty states) when too few bytes share a
+/// next state for an index to pay.
+Run dfa_run(const StateMachine& n, std::int32_t state) {
+  constexpr int kMinBytes = 4;
+  Run run;
+  std::vector<int> per_class(n.classes, 0);
+  for (int b = 0; b < 256; ++b) ++per_class[n.byte_class[b]];
+  const std::int32_t* row = &n.transitions[static_cast<std::size_t>(state) * n.classes];
+  // The next state most bytes go to (ties: the lowest), dead excluded.
+  std::vector<int> to(n.accepting.size(), 0);
+  for (std::uint32_t c = 0; c < n.classes; ++c)
+    if (row[c] >= 0) to[row[c]] += per_class[c];
+  std::int32_t best = -1;
+  for (std::size_t t = 0; t < to.size(); ++t)
+    if (to[t] >= kMinBytes && (best < 0 || to[t] > to[best])) best = static_cast<std::int32_t>(t);
+  if (best < 0) return run;
+  std::vector<std::uint8_t> in_set(n.classes, 0);
+  for (std::uint32_t c = 0; c < n.classes; ++c) in_set[c] = row[c] == best;
+  for (int b = 0; b < 256; ++b)
+    if (in_set[n.byte_class[b]]) run.set[b >> 6] |= std::uint64_t{1} << (b & 63);
+  run.states.push_back(state);
+  return run;
+}
+
+/// Extend `run` while the last state reads the whole set to one live,
+/// non-accepting state, up to `depth` bytes; false when an accepting state
+/// is met (the run's nodes would have exits).
+bool extend_run(const StateMachine& n, Run& run, std::uint32_t depth) {
+  std::vector<std::uint32_t> classes;
+  for (int b = 0; b < 256; ++b)
+    if (ClassIndex::has(run.set, static_cast<std::uint8_t>(b))) classes.push_back(n.byte_class[b]);
+  while (run.states.size() <= depth) {
+    const std::size_t from = static_cast<std::size_t>(run.states.back()) * n.classes;
+    const std::int32_t* row = &n.transitions[from];
+    const std::int32_t next = row[classes.front()];
+    for (std::uint32_t c : classes)
+      if (row[c] != next) return true;  // the set splits here
+    if (next < 0) return true;
+    if (n.accepting[next]) return false;
+    run.states.push_back(next);
+  }
+  return true;
+}
 
 /// Walks a JSON string leaf without length bounds, recording for each token
 /// the room (characters past the current count) the bounds must leave, and
@@ -125,11 +183,18 @@ const MaskCache::StringProfile& MaskCache::string_profile(const Key& key, const 
   return *it->second;
 }
 
-void MaskCache::prepare_strings(const TrieMap& trie, std::size_t vocab_size) {
+void MaskCache::prepare(const TrieMap& trie, std::size_t vocab_size) {
   std::lock_guard<std::mutex> lock(mutex_);
   const std::int32_t kind = static_cast<std::int32_t>(Kind::kString);
   for (std::int32_t state : {json_string::kOpen, json_string::kContent})
     string_profile(Key{0, 0, state, kind, 0}, trie, vocab_size);
+  // The character classes patterns and formats use most.
+  for (std::string_view ranges : {"09", "az", "AZ", "09az__", "09AZ__az", "09af", "09AFaf"}) {
+    ClassIndex::Set set{};
+    for (std::size_t i = 0; i < ranges.size(); i += 2)
+      for (int b = ranges[i]; b <= ranges[i + 1]; ++b) set[b >> 6] |= std::uint64_t{1} << (b & 63);
+    class_index(set, trie, vocab_size, true);
+  }
 }
 
 std::size_t MaskEntry::bytes() const {
@@ -213,12 +278,42 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
       if (fits(p.exit_needs[i])) exits[nodes[p.exit_nodes[i]].byte].push_back(p.exit_nodes[i]);
   } else {
     Builder b{leaf, nodes, trie, {}, {}, {}};
-    b.walk(key.root, leaf.state, leaf.local);
-    if (b.inside.size() * limits::kSparseDivisor > vocab_size) {
-      entry->dense.assign(words, 0);
+    // A DFA from the root: the tokens of its state's run come from the
+    // vocabulary's index of the run's byte set; only the trie nodes that
+    // leave the set, or go past the run, are stepped.
+    const ClassIndex* index = nullptr;
+    std::uint32_t length = 0;  // of the run
+    if (leaf.kind == Kind::kDfa && key.root == 0 && leaf.state >= 0) {
+      Run run = dfa_run(*leaf.node, leaf.state);
+      if (!run.states.empty()) index = class_index(run.set, trie, vocab_size, false);
+      if (index && !extend_run(*leaf.node, run, index->depth())) index = nullptr;
+      if (index) {
+        length = static_cast<std::uint32_t>(run.states.size() - 1);
+        const StateMachine& n = *leaf.node;
+        for (std::uint32_t d = 0; d <= length; ++d) {
+          const std::size_t from = static_cast<std::size_t>(run.states[d]) * n.classes;
+          const std::int32_t* row = &n.transitions[from];
+          const std::uint32_t* at = &index->boundary_at[257 * d];
+          for (int byte = 0; byte < 256; ++byte)
+            if (at[byte] != at[byte + 1] && row[n.byte_class[byte]] >= 0)
+              for (std::uint32_t i = at[byte]; i < at[byte + 1]; ++i)
+                b.child(index->boundary[i], run.states[d], 0);
+        }
+        if (length < index->depth())  // in-set nodes past the run
+          for (std::uint32_t i = index->node_end[length]; i < index->node_end[length + 1]; ++i)
+            b.child(index->nodes[i], run.states[length], 0);
+        for (auto& e : b.exits) std::sort(e.begin(), e.end());  // trie order, as a walk finds them
+      }
+    }
+    if (!index) b.walk(key.root, leaf.state, leaf.local);
+    const std::size_t from_index = index && length ? index->id_end[length] : 0;
+    if ((from_index + b.inside.size()) * limits::kSparseDivisor > vocab_size) {
+      if (from_index) entry->dense = index->dense[length - 1];
+      else entry->dense.assign(words, 0);
       for (std::int32_t id : b.inside) entry->dense[id >> 5] |= 1u << (id & 31);
     } else {
-      entry->sparse = std::move(b.inside);
+      if (from_index) entry->sparse.assign(index->ids.begin(), index->ids.begin() + from_index);
+      entry->sparse.insert(entry->sparse.end(), b.inside.begin(), b.inside.end());
     }
     std::sort(b.lexer_exits.begin(), b.lexer_exits.end(), [&](const auto& x, const auto& y) {
       if (x.state != y.state) return x.state < y.state;
@@ -243,6 +338,24 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
     entry->exit_offsets[256] = static_cast<std::uint32_t>(entry->exit_nodes.size());
   }
   return entry;
+}
+
+const ClassIndex* MaskCache::class_index(const ClassIndex::Set& set, const TrieMap& trie,
+                                         std::size_t vocab_size, bool now) {
+  auto it = class_indexes_.find(set);
+  if (it != class_indexes_.end() && it->second.index) return it->second.index.get();
+  // An index costs about two walks of the set: built when the set comes
+  // back, within bounds on the sets seen and the indexes' bytes (else the
+  // walk stays the way).
+  if (it == class_indexes_.end()) {
+    if (!now && class_indexes_.size() >= kClassSets) return nullptr;
+    it = class_indexes_.try_emplace(set).first;
+  }
+  ClassSlot& slot = it->second;
+  if (!now && (++slot.asked < 2 || class_index_bytes_ >= kClassIndexBytes)) return nullptr;
+  slot.index = std::make_unique<ClassIndex>(trie, set, vocab_size);
+  class_index_bytes_ += slot.index->bytes();
+  return slot.index.get();
 }
 
 std::size_t MaskCache::entries() const {

@@ -32,7 +32,7 @@ Vocabulary::Vocabulary(std::vector<std::optional<std::string>> tokens,
   }
   if (usable == 0) throw VocabularyError("the vocabulary has no ordinary (non-control) tokens");
   span_ = static_cast<std::uint32_t>(trie_.max_key_bytes()) + 1;
-  cache_.prepare_strings(trie_, tokens_.size());
+  cache_.prepare(trie_, tokens_.size());
 }
 
 }  // namespace pse

@@ -13,6 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pse_core/class_index.h"
+
 namespace pse {
 
 struct Frame;
@@ -71,8 +73,10 @@ class MaskCache {
   std::size_t entries() const;
   std::size_t bytes() const;
   /// Walk the vocabulary once for the JSON string leaf (before and inside the
-  /// quotes, at a token boundary), so that no schema's first mask pays for it.
-  void prepare_strings(const TrieMap& trie, std::size_t vocab_size);
+  /// quotes, at a token boundary) and index the tokens of the character
+  /// classes patterns use most ([0-9], [a-z], \w, hex...), so that no schema's
+  /// first mask pays for them.
+  void prepare(const TrieMap& trie, std::size_t vocab_size);
 
   /// A JSON string leaf's tokens from one (state, trie node), walked once
   /// without length bounds and tagged with what the bounds must allow; the
@@ -97,6 +101,11 @@ class MaskCache {
   std::unique_ptr<MaskEntry> build(const Key& key, const Frame& leaf, const TrieMap& trie,
                                    std::size_t vocab_size);
   const StringProfile& string_profile(const Key& key, const TrieMap& trie, std::size_t vocab_size);
+  /// The vocabulary's index of the tokens spelled with `set`'s bytes: built
+  /// `now`, or the second time a set is asked for while the indexes hold
+  /// less than kClassIndexBytes (of at most kClassSets sets); null when not built.
+  const ClassIndex* class_index(const ClassIndex::Set& set, const TrieMap& trie,
+                                std::size_t vocab_size, bool now);
 
   mutable std::mutex mutex_;
   std::unordered_map<Key, std::shared_ptr<const MaskEntry>, KeyHash> entries_;
@@ -106,6 +115,21 @@ class MaskCache {
   std::size_t swept_size_ = 0;       ///< entries after the last sweep of dead leaf classes
   std::uint64_t swept_deaths_ = 0;   ///< leaf_class_deaths at that sweep
   std::unordered_map<Key, std::unique_ptr<StringProfile>, KeyHash> string_profiles_;
+  struct SetHash {
+    std::size_t operator()(const ClassIndex::Set& s) const {
+      return static_cast<std::size_t>((s[0] * 0x9E3779B97F4A7C15ull) ^
+                                      (s[1] * 0xBF58476D1CE4E5B9ull) ^
+                                      (s[2] * 0xD6E8FEB86659FD93ull) ^ s[3]);
+    }
+  };
+  struct ClassSlot {
+    std::unique_ptr<ClassIndex> index;
+    int asked = 0;
+  };
+  static constexpr std::size_t kClassIndexBytes = std::size_t{64} << 20;
+  static constexpr std::size_t kClassSets = 4096;
+  std::unordered_map<ClassIndex::Set, ClassSlot, SetHash> class_indexes_;
+  std::size_t class_index_bytes_ = 0;
 };
 
 }  // namespace pse
