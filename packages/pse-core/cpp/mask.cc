@@ -196,9 +196,52 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
   // bytes it can (where only positions after the grammar continue), by byte.
   const auto& exits = e.lexer_exits;
   const Frame* grammar = p->parent;
+  auto after_grammar = [&](Positions& positions) {  // where the grammar has ended and a parent goes on
+    Positions after;
+    for (const Frame* q : positions) {
+      const Frame* a = q;
+      while (a && a->depth > grammar->depth) a = a->parent;
+      if (!q->done() && (!a || a->node != grammar->node || a->kind != Kind::kGrammar))
+        after.push_back(q);
+    }
+    positions.swap(after);
+  };
+  // What follows the grammar does not depend on its parse: a byte that would
+  // extend the lexeme is tested once against the grammar frame popped as it
+  // is, so that end states whose exits no parent can take cost no parser step.
+  Positions ended;
+  std::array<std::int8_t, 256> follows;
+  follows.fill(-1);
+  const Arena::Mark start = arena_.mark();
+  if (std::any_of(exits.begin(), exits.end(), [](const auto& x) { return x.extends; })) {
+    rt_.closure(rt_.pop(rt_.with(grammar, grammar->state, grammar->local, grammar->flags | kConsumed,
+                                 grammar->hist)),
+                ended);
+    after_grammar(ended);
+  }
+  auto follows_grammar = [&](std::uint8_t byte) {
+    if (ended.empty()) return false;
+    if (follows[byte] < 0) {
+      Arena::Mark m = arena_.mark();
+      Positions stepped;
+      rt_.advance(ended, byte, stepped);
+      follows[byte] = stepped.empty() ? 0 : 1;
+      arena_.rewind(m);
+    }
+    return follows[byte] == 1;
+  };
   for (std::size_t i = 0; i < exits.size();) {
     std::size_t j = i;
     while (j < exits.size() && exits[j].state == exits[i].state && exits[j].local == exits[i].local) ++j;
+    if (exits[i].extends) {
+      bool taken = false;
+      for (std::size_t k = i; k < j && !taken && !ended.empty(); ++k)
+        taken = follows_grammar(nodes_[exits[k].node].byte);
+      if (!taken) {
+        i = j;
+        continue;
+      }
+    }
     Arena::Mark m = arena_.mark();
     Positions& below = level(2 * depth);
     rt_.closure(rt_.pop(rt_.with(p, exits[i].state, exits[i].local, p->flags | kConsumed, p->hist)),
@@ -206,16 +249,8 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
     bool after_only = false;
     while (i < j) {
       if (exits[i].extends && !after_only) {
-        // Keep the positions where the grammar has ended and a parent goes on.
         after_only = true;
-        Positions after;
-        for (const Frame* q : below) {
-          const Frame* a = q;
-          while (a && a->depth > grammar->depth) a = a->parent;
-          if (!q->done() && (!a || a->node != grammar->node || a->kind != Kind::kGrammar))
-            after.push_back(q);
-        }
-        below.swap(after);
+        after_grammar(below);
         if (below.empty()) {
           i = j;
           break;
@@ -223,6 +258,10 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
       }
       const std::uint8_t byte = nodes_[exits[i].node].byte;
       const bool extends = exits[i].extends;
+      if (extends && !follows_grammar(byte)) {
+        while (i < j && nodes_[exits[i].node].byte == byte) ++i;
+        continue;
+      }
       Positions& stepped = level(2 * depth + 1);
       rt_.advance(below, byte, stepped);
       for (; i < j && nodes_[exits[i].node].byte == byte && exits[i].extends == extends; ++i) {
@@ -234,6 +273,7 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
     }
     arena_.rewind(m);
   }
+  arena_.rewind(start);
 }
 
 bool MaskComputer::compute(const Positions& closed, std::uint32_t* bits) {

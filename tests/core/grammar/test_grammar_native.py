@@ -11,7 +11,14 @@ from array import array
 
 import numpy as np
 import pytest
-from pse_core._core import Engine, Grammar, GrammarStateMachine, StateMachine, Vocabulary
+from pse_core._core import (
+    Engine,
+    Grammar,
+    GrammarStateMachine,
+    PhraseStateMachine,
+    StateMachine,
+    Vocabulary,
+)
 from pse_core.errors import GrammarError
 
 Term = tuple[str, bytes, list[bool], int, bool, str, int]
@@ -189,6 +196,53 @@ def test_engine_mask_equals_enumerated_language() -> None:
         if reference(prefix)[0]:
             expected.add(eos)
         assert allowed == expected, prefix
+
+
+def test_parent_mask_after_the_grammar_equals_enumerated_language() -> None:
+    """A grammar followed by text whose first bytes its last lexeme could take:
+    inside the grammar a lexeme is maximal, but the grammar may end there and
+    the parent read on (NUM "1" then "23!"). Masks skip the lexeme ends whose
+    next byte nothing after the grammar takes; they must still equal the
+    language, with and without a parent that takes such bytes."""
+    tokens: list[bytes | None] = [b"1", b"2", b"3", b"!", b"+", b"12", b"123", b"23!", b"3!"]
+    tokens += [b"1+2", b"(1)2", b"123!", b"1 2", b"2+", b")2", None]
+    eos = len(tokens) - 1
+    vocab = Vocabulary(tokens, [], [eos])
+    tail = "23!"
+
+    def viable(text: str, parent: bool) -> bool:
+        if reference(text)[1]:
+            return True
+        return parent and any(
+            reference(text[:k])[0] and tail.startswith(text[k:]) for k in range(1, len(text))
+        )
+
+    def complete(text: str, parent: bool) -> bool:
+        if not parent:
+            return reference(text)[0]
+        return any(reference(text[:k])[0] and text[k:] == tail for k in range(1, len(text)))
+
+    for parent in (False, True):
+        machine: StateMachine = GrammarStateMachine(sums())
+        if parent:
+            machine = StateMachine({0: [(machine, 1)], 1: [(PhraseStateMachine(tail), "$")]})
+        for prefix in ["", "1", "(1", "1+2", "12", "(1)", "1 ", "1+(2)2"]:
+            if not viable(prefix, parent):
+                continue
+            engine = Engine(vocab)
+            engine.state_machine = machine
+            assert engine.consume_text(prefix) or prefix == ""
+            bits = np.zeros(1, dtype=np.int32)
+            engine.fill_bitmask(bits)
+            allowed = {i for i in range(len(tokens)) if (int(bits[0]) >> i) & 1}
+            expected = {
+                i
+                for i, t in enumerate(tokens)
+                if t is not None and viable(prefix + t.decode(), parent)
+            }
+            if complete(prefix, parent):
+                expected.add(eos)
+            assert allowed == expected, (parent, prefix)
 
 
 def test_one_grammar_from_many_threads() -> None:

@@ -289,6 +289,9 @@ bool Grammar::expects(const EarleySet& set, std::int32_t term) const {
 
 SetPtr Grammar::scan(const SetPtr& set, const std::vector<std::uint16_t>& terms) const {
   if (!set) return nullptr;
+  // No item expects any of the terminals: nothing to build.
+  if (std::none_of(terms.begin(), terms.end(), [&](std::uint16_t t) { return expects(*set, t); }))
+    return nullptr;
   {
     std::lock_guard<std::mutex> lock(set->memo_mutex);
     for (auto& [key, weak] : set->memo)
@@ -354,11 +357,13 @@ bool Grammar::start_nullable() const { return nullable_[~rules_[0].rhs[0]]; }
 
 std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) const {
   if (!ps.set) return -1;
+  // lookup_start() depends on `prev` only through the bytes that extend it.
+  const std::int32_t extends = prev >= 0 ? config(prev).extends_id : -1;
   const std::uint64_t last = ps.last_start.load(std::memory_order_acquire);
-  if (last && static_cast<std::int32_t>((last >> 32) - 1) == prev)
+  if (last && static_cast<std::int32_t>((last >> 32) - 1) == extends)
     return static_cast<std::int32_t>((last & 0xFFFFFFFFull) - 1);
   const std::int32_t id = lookup_start(ps, prev);
-  ps.last_start.store((static_cast<std::uint64_t>(static_cast<std::uint32_t>(prev + 1)) << 32) |
+  ps.last_start.store((static_cast<std::uint64_t>(static_cast<std::uint32_t>(extends + 1)) << 32) |
                           static_cast<std::uint32_t>(id + 1),
                       std::memory_order_release);
   return id;
@@ -568,22 +573,27 @@ std::int32_t Grammar::compute_next(std::int32_t cfg, std::uint8_t b) const {
 
 StatePtr Grammar::finish_lexeme(const StatePtr& ps, std::int32_t cfg, std::uint64_t local) const {
   const LexConfig& c = config(cfg);
-  if (!c.plain) return finish_new(ps, c, local);
-  // Lexemes that end in different configurations often have the same terminals.
+  // Lexemes that end in different configurations often have the same
+  // terminals: a plain lexeme's effect depends on those alone; the others'
+  // on the configuration and the hook's value (bits 62-63 of `local` set).
+  const std::uint64_t key = c.plain ? static_cast<std::uint64_t>(c.accepted_id)
+                                    : (1ull << 32) | static_cast<std::uint32_t>(cfg);
+  const std::uint64_t hook = c.plain || !(local >> 62) ? 0 : local;
   {
     std::lock_guard<std::mutex> lock(ps->next_mutex);
-    for (const auto& [id, weak] : ps->next)
-      if (id == c.accepted_id)
-        if (StatePtr hit = weak.lock()) return hit;
+    for (const auto& n : ps->next)
+      if (n.key == key && n.local == hook)
+        if (StatePtr hit = n.state.lock()) return hit;
   }
   StatePtr out = finish_new(ps, c, local);
   std::lock_guard<std::mutex> lock(ps->next_mutex);
-  for (auto& [id, weak] : ps->next)
-    if (id == c.accepted_id) {
-      weak = out;
+  for (auto& n : ps->next)
+    if (n.key == key && n.local == hook) {
+      if (StatePtr hit = n.state.lock()) return hit;
+      n.state = out;
       return out;
     }
-  ps->next.emplace_back(c.accepted_id, out);
+  ps->next.push_back({key, hook, out});
   return out;
 }
 

@@ -117,12 +117,18 @@ struct ParseState : std::enable_shared_from_this<ParseState> {
   SetPtr effective;  ///< python at a line start: `set` after INDENT/DEDENTs for `col`
   HookState hook;
   mutable std::atomic<std::int8_t> finish{-1};  ///< cached can_finish()
-  /// The last start_config() answer: (prev + 1) << 32 | (config + 1); 0: none.
+  /// The last start_config() answer: (the previous lexeme's `extends_id` + 1)
+  /// << 32 | (config + 1); 0: none.
   mutable std::atomic<std::uint64_t> last_start{0};
-  /// finish_lexeme() answers for real lexemes, by their `accepted_id` (weak:
-  /// alive while a mask or a stepper holds them).
+  /// finish_lexeme() answers (weak: alive while a mask or a stepper holds
+  /// them), keyed by `accepted_id` for plain lexemes, by (configuration, hook
+  /// value) for the others.
   mutable std::mutex next_mutex;
-  mutable std::vector<std::pair<std::int32_t, std::weak_ptr<const ParseState>>> next;
+  struct Next {
+    std::uint64_t key, local;
+    std::weak_ptr<const ParseState> state;
+  };
+  mutable std::vector<Next> next;
 };
 using StatePtr = std::shared_ptr<const ParseState>;
 
