@@ -125,7 +125,9 @@ def _compound(draw: st.DrawFn, depth: int) -> str:
     if kind == 6:
         return "{ " + draw(_body(d)) + "}"
     if kind == 7:
-        return "(" + draw(_and_or(d)) + ")"
+        inner = draw(_and_or(d))
+        # "((" opens an arithmetic command, so a subshell inside one gets a blank first.
+        return ("( " if inner.startswith("(") else "(") + inner + ")"
     if kind == 8:
         return f"[[ {draw(_word(d))} == {draw(_word(d))} && -f {draw(_word(d))} ]]"
     if kind == 9:
