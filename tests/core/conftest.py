@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import functools
+import random
 
+import numpy as np
 import pytest
 from _support.tokenizers import smollm2_tokenizer
 from pse_core._core import (
     CharacterStateMachine,
+    Engine,
     LoopStateMachine,
     NumberStateMachine,
     PhraseStateMachine,
@@ -140,3 +143,27 @@ def accepts(machine: StateMachine, text: str) -> bool:
 def prefix_ok(machine: StateMachine, text: str) -> bool:
     steppers = StateMachine.advance_all_basic(machine.get_steppers(), text)
     return any(s.remaining_input is None for s in steppers)
+
+
+def mask_ids(engine: Engine) -> set[int]:
+    """The token ids the engine's filled bitmask allows (its count checked too)."""
+    bits = np.zeros((engine.vocab_size + 31) // 32, dtype=np.int32)
+    count = engine.fill_bitmask(bits)
+    ids = set(np.flatnonzero(np.unpackbits(bits.view(np.uint8), bitorder="little")).tolist())
+    assert count == len(ids)
+    return ids
+
+
+def walk_checking_masks(engine: Engine, seed: int, steps: int, label: str = "") -> None:
+    """Consume up to `steps` random allowed tokens; before each, the mask must be
+    exactly the tokens ``is_token_allowed`` accepts (stops when only ends are left)."""
+    rng = random.Random(seed)
+    ends = set(engine.native_vocabulary.eos_token_ids)
+    for step in range(steps):
+        allowed = mask_ids(engine)
+        expected = {i for i in range(engine.vocab_size) if engine.is_token_allowed(i)}
+        assert allowed == expected, f"{label} step {step} after {engine.raw_output!r}"
+        choices = sorted(allowed - ends)
+        if not choices:
+            break
+        engine.consume_token(rng.choice(choices))

@@ -4,13 +4,10 @@ consumption, on a real tokenizer."""
 
 from __future__ import annotations
 
-import random
-
-import numpy as np
 import pytest
 from pse_core._core import DfaStateMachine, Engine, PhraseStateMachine, StateMachine
 
-from .conftest import real_vocab
+from .conftest import real_vocab, walk_checking_masks
 
 DIGITS = b"0123456789"
 LOWER = b"abcdefghijklmnopqrstuvwxyz"
@@ -70,12 +67,6 @@ CASES: dict[str, tuple[list[Part], bool]] = {
 }
 
 
-def allowed_ids(engine: Engine) -> set[int]:
-    bits = np.zeros((engine.vocab_size + 31) // 32, dtype=np.int32)
-    engine.fill_bitmask(bits)
-    return set(np.flatnonzero(np.unpackbits(bits.view(np.uint8), bitorder="little")).tolist())
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_class_runs_mask_matches_consumption(name: str) -> None:
     _, vocab = real_vocab()
@@ -90,12 +81,4 @@ def test_class_runs_mask_matches_consumption(name: str) -> None:
     for seed in range(3):
         engine = Engine(vocab)
         engine.state_machine = machine
-        rng = random.Random(seed)
-        for step in range(10):
-            allowed = allowed_ids(engine)
-            expected = {i for i in range(len(vocab)) if engine.is_token_allowed(i)}
-            assert allowed == expected, f"{name} step {step} after {engine.raw_output!r}"
-            choices = sorted(allowed - set(vocab.eos_token_ids))
-            if not choices:
-                break
-            engine.consume_token(rng.choice(choices))
+        walk_checking_masks(engine, seed=seed, steps=10, label=name)

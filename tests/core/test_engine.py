@@ -20,17 +20,9 @@ from pse_core._core import (
 )
 from pse_core.errors import TokenRejectedError, VocabularyError
 
-from .conftest import CONTROL_ID, EOS_ID, SYNTHETIC_TOKENS, json_grammar, real_vocab
+from .conftest import CONTROL_ID, EOS_ID, SYNTHETIC_TOKENS, json_grammar, mask_ids, real_vocab
 
 BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench" / "schemas.json"
-
-
-def mask_ids(engine: Engine) -> set[int]:
-    bits = np.zeros((engine.vocab_size + 31) // 32, dtype=np.int32)
-    count = engine.fill_bitmask(bits)
-    ids = set(np.flatnonzero(np.unpackbits(bits.view(np.uint8), bitorder="little")).tolist())
-    assert count == len(ids)
-    return ids
 
 
 def braces_grammar() -> StateMachine:

@@ -164,6 +164,16 @@ def test_bad_rules_and_hooks() -> None:
         Grammar(TERMS, RULES, 0, ["sum", "term"], "cobol")
 
 
+def allowed_after(vocab: Vocabulary, machine: StateMachine, prefix: str) -> set[int]:
+    """The ids a fresh engine on `machine` allows after `prefix` (a vocabulary of < 32 tokens)."""
+    engine = Engine(vocab)
+    engine.state_machine = machine
+    assert engine.consume_text(prefix) or prefix == ""
+    bits = np.zeros(1, dtype=np.int32)
+    engine.fill_bitmask(bits)
+    return {i for i in range(len(vocab)) if (int(bits[0]) >> i) & 1}
+
+
 def test_engine_mask_equals_enumerated_language() -> None:
     tokens: list[bytes | None] = [
         b"1",
@@ -184,12 +194,7 @@ def test_engine_mask_equals_enumerated_language() -> None:
     machine = GrammarStateMachine(sums())
     assert machine.kind == "grammar"
     for prefix in ["", "1", "(1", "(1+", "((2)", "1 ", "12+(", "(1)"]:
-        engine = Engine(vocab)
-        engine.state_machine = machine
-        assert engine.consume_text(prefix) or prefix == ""
-        bits = np.zeros(1, dtype=np.int32)
-        engine.fill_bitmask(bits)
-        allowed = {i for i in range(len(tokens)) if (int(bits[0]) >> i) & 1}
+        allowed = allowed_after(vocab, machine, prefix)
         expected = {
             i for i, t in enumerate(tokens) if t is not None and reference(prefix + t.decode())[1]
         }
@@ -229,12 +234,7 @@ def test_parent_mask_after_the_grammar_equals_enumerated_language() -> None:
         for prefix in ["", "1", "(1", "1+2", "12", "(1)", "1 ", "1+(2)2"]:
             if not viable(prefix, parent):
                 continue
-            engine = Engine(vocab)
-            engine.state_machine = machine
-            assert engine.consume_text(prefix) or prefix == ""
-            bits = np.zeros(1, dtype=np.int32)
-            engine.fill_bitmask(bits)
-            allowed = {i for i in range(len(tokens)) if (int(bits[0]) >> i) & 1}
+            allowed = allowed_after(vocab, machine, prefix)
             expected = {
                 i
                 for i, t in enumerate(tokens)
