@@ -242,3 +242,17 @@ def test_unenforceable_budget_warns_once(smollm2: Any) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         choose_token(engine, scores, lambda s: int(np.argmax(s)), budget=5)
+
+
+def test_budget_over_a_native_check_warns(smollm2: Any) -> None:
+    """A native check (here uniqueItems over strings) has no known completion either:
+    the budget is not enforced, and the engine says so (docs/budget.md)."""
+    engine = StructuringEngine(smollm2)
+    engine.configure({"type": "array", "items": {"type": "string"}, "uniqueItems": True})
+    assert engine.completion_token_ids() is None
+    bracket = smollm2.convert_tokens_to_ids("[")
+    scores = np.zeros(engine.vocab_size, dtype=np.float32)
+    scores[bracket] = 1.0
+    with pytest.warns(RuntimeWarning, match="native checks such as uniqueItems"):
+        emitted, _, _ = choose_token(engine, scores, lambda s: int(np.argmax(s)), budget=5)
+    assert emitted == [bracket]

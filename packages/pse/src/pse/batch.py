@@ -164,14 +164,15 @@ def choose_token(
 
 def _warn_unenforced_budget(engine: Any) -> None:
     """Say once per engine that its structure has no known completion, so a budget
-    cannot keep the output completable (Python-defined steppers)."""
+    cannot keep the output completable (Python-defined steppers, native checks)."""
     if getattr(engine, "_pse_budget_warned", False):
         return
     with contextlib.suppress(AttributeError):  # a bare native Engine warns every time
         engine._pse_budget_warned = True
     warnings.warn(
         "the token budget cannot be enforced: the structure has no known shortest "
-        "completion (it holds Python-defined steppers), so the output may be cut off "
+        "completion (it holds Python-defined steppers or native checks such as "
+        "uniqueItems), so the output may be cut off "
         "at the length limit",
         RuntimeWarning,
         stacklevel=3,
