@@ -228,31 +228,28 @@ class _Digits(StateMachine):
         return _DigitsStepper(self)
 
 
-def test_unenforceable_budget_warns_once(smollm2: Any) -> None:
-    """A budget over Python-defined steppers cannot be enforced: say so, once per engine."""
+@pytest.mark.parametrize(
+    ("structure", "text", "why"),
+    [
+        (_Digits(), "7", "Python-defined steppers"),
+        ({"type": "array", "items": {"type": "string"}, "uniqueItems": True}, "[", "uniqueItems"),
+    ],
+    ids=["python-stepper", "native-check"],
+)
+def test_unenforceable_budget_warns_once(smollm2: Any, structure: Any, text: str, why: str) -> None:
+    """A budget over a structure with no known completion (Python-defined steppers, a
+    native check such as uniqueItems) cannot be enforced: say so, once per engine."""
     engine = StructuringEngine(smollm2)
-    engine.configure(_Digits())
+    engine.configure(structure)
     assert engine.completion_token_ids() is None
-    seven = smollm2.convert_tokens_to_ids("7")
+    token = smollm2.convert_tokens_to_ids(text)
     scores = np.zeros(engine.vocab_size, dtype=np.float32)
-    scores[seven] = 1.0
-    with pytest.warns(RuntimeWarning, match="budget cannot be enforced"):
+    scores[token] = 1.0
+    with pytest.warns(RuntimeWarning, match=f"budget cannot be enforced.*{why}"):
         emitted, _, _ = choose_token(engine, scores, lambda s: int(np.argmax(s)), budget=5)
-    assert emitted == [seven]
+    assert emitted == [token]
+    scores[:] = 0.0
+    scores[engine.allowed_token_ids()[0]] = 1.0
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         choose_token(engine, scores, lambda s: int(np.argmax(s)), budget=5)
-
-
-def test_budget_over_a_native_check_warns(smollm2: Any) -> None:
-    """A native check (here uniqueItems over strings) has no known completion either:
-    the budget is not enforced, and the engine says so (docs/budget.md)."""
-    engine = StructuringEngine(smollm2)
-    engine.configure({"type": "array", "items": {"type": "string"}, "uniqueItems": True})
-    assert engine.completion_token_ids() is None
-    bracket = smollm2.convert_tokens_to_ids("[")
-    scores = np.zeros(engine.vocab_size, dtype=np.float32)
-    scores[bracket] = 1.0
-    with pytest.warns(RuntimeWarning, match="native checks such as uniqueItems"):
-        emitted, _, _ = choose_token(engine, scores, lambda s: int(np.argmax(s)), budget=5)
-    assert emitted == [bracket]
