@@ -1,17 +1,23 @@
 """Parts of a schema that match nothing are dropped when the schema compiles:
 an ``anyOf``/``oneOf`` alternative, an optional property, an array item whose
 machine provably matches nothing (``StateMachine.accepts_nothing``) would let
-generation enter a value it can never finish (issue 20's fuzz finding). The
-emptiness below is visible only in the compiled machines: a required property
-that recurses into itself with no way out."""
+generation enter a value it can never finish (issue 20's fuzz findings). The
+first cases are visible only in the compiled machines: a required property
+that recurses into itself with no way out. The later ones come from counting:
+items, contained items or keys the schema cannot supply; a state from which
+the value cannot be closed is pruned, as is an alternative left without any."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
+import jsonschema
 import pytest
 from _support.json_schema import accepts, compiled
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pse_core._core import StateMachine
 
 #: An object that must hold another one like it: no finite instance.
@@ -73,3 +79,187 @@ def test_recursion_that_can_end_is_kept() -> None:
     machine = compiled(tree)
     assert accepts(machine, json.dumps({"kids": [{"kids": []}]}))
     assert accepts(machine, "null")
+
+
+#: Twenty optional properties: any-order objects go past ``max_object_states``
+#: into the native key check, whose graph cannot be pruned.
+MANY: dict[str, Any] = {f"p{i}": {} for i in range(20)}
+
+#: Alternatives that counting makes empty: more distinct items, contained items
+#: or keys than the schema lets appear. Each with a prefix that enters it.
+FINITE: list[tuple[dict[str, Any], str]] = [
+    # the fuzz finding: two distinct items over a one-value domain
+    (
+        {
+            "type": "array",
+            "items": {"const": None},
+            "minItems": 2,
+            "maxItems": 2,
+            "uniqueItems": True,
+        },
+        "[null",
+    ),
+    ({"type": "array", "items": {"const": 1}, "contains": {"const": 2}}, "["),
+    (
+        {
+            "type": "array",
+            "items": {"enum": [1, 2]},
+            "contains": {"const": 1},
+            "minContains": 2,
+            "uniqueItems": True,
+        },
+        "[1",
+    ),
+    ({"type": "object", "required": ["a", "b"], "maxProperties": 1}, '{"a"'),
+    (
+        {
+            "type": "object",
+            "properties": {"a": {}},
+            "additionalProperties": False,
+            "minProperties": 2,
+        },
+        '{"a"',
+    ),
+    (
+        {"type": "object", "properties": MANY, "additionalProperties": False, "minProperties": 21},
+        "{",
+    ),
+    (
+        {
+            "type": "object",
+            "properties": {**MANY, "q": False},
+            "required": ["p0"],
+            "dependentRequired": {"p0": ["q"]},
+        },
+        "{",
+    ),
+    (
+        {
+            "type": "object",
+            "properties": MANY,
+            "required": ["p0"],
+            "dependentRequired": {"p0": ["p1", "p2"]},
+            "maxProperties": 2,
+        },
+        "{",
+    ),
+]
+
+
+@pytest.mark.parametrize(("schema", "dead"), FINITE, ids=lambda x: json.dumps(x)[:50])
+@pytest.mark.parametrize("ordered", [True, False])
+def test_an_alternative_whose_counts_cannot_be_met_is_dropped(
+    schema: dict[str, Any], dead: str, ordered: bool
+) -> None:
+    assert compiled(schema, ordered_properties=ordered).accepts_nothing()
+    either = compiled({"anyOf": [{"type": "null"}, schema]}, ordered_properties=ordered)
+    assert not alive(either, dead)
+    assert accepts(either, "null")
+
+
+def test_states_that_cannot_finish_are_pruned() -> None:
+    """At most two distinct items, one of them 1: ``[2,3`` cannot finish."""
+    machine = compiled(
+        {
+            "type": "array",
+            "items": {"enum": [1, 2, 3]},
+            "uniqueItems": True,
+            "contains": {"const": 1},
+            "maxItems": 2,
+        }
+    )
+    assert not alive(machine, "[2,3")
+    assert not alive(machine, "[2,2")
+    for good in ([1], [2, 1], [1, 3]):
+        assert accepts(machine, json.dumps(good))
+
+
+POOL: list[Any] = [None, True, 1, "a", 2]
+
+
+@st.composite
+def counted_arrays(draw: st.DrawFn) -> dict[str, Any]:
+    """Arrays over a small enum under uniqueItems, contains and the counts."""
+    schema: dict[str, Any] = {
+        "type": "array",
+        "items": {
+            "enum": draw(st.lists(st.sampled_from(POOL), min_size=1, max_size=3, unique=True))
+        },
+        "minItems": draw(st.integers(0, 3)),
+    }
+    if draw(st.booleans()):
+        schema["maxItems"] = draw(st.integers(0, 4))
+    if draw(st.booleans()):
+        schema["uniqueItems"] = True
+    if draw(st.booleans()):
+        schema["contains"] = {"enum": draw(st.lists(st.sampled_from(POOL), min_size=1, max_size=2))}
+        schema["minContains"] = draw(st.integers(0, 3))
+        if draw(st.booleans()):
+            schema["maxContains"] = draw(st.integers(0, 3))
+    return schema
+
+
+def text(items: tuple[Any, ...], closed: bool = True) -> str:
+    inner = ",".join(json.dumps(v) for v in items)
+    return f"[{inner}]" if closed else f"[{inner}"
+
+
+@given(counted_arrays())
+@settings(max_examples=60, deadline=None)
+def test_counted_arrays_have_no_dead_ends(schema: dict[str, Any]) -> None:
+    """Exactly the valid arrays are accepted, and a prefix is readable exactly when
+    some valid array extends it (jsonschema is the reference; arrays up to six
+    items reach every completion of the prefixes up to three)."""
+    validator = jsonschema.Draft202012Validator(schema)
+    values = schema["items"]["enum"]
+    arrays = [a for n in range(7) for a in itertools.product(values, repeat=n)]
+    ok = {a for a in arrays if validator.is_valid(list(a))}
+    machine = compiled(schema)
+    for a in arrays:
+        if len(a) <= 4:
+            assert accepts(machine, text(a)) == (a in ok), text(a)
+        if len(a) <= 3:
+            extendable = any(b[: len(a)] == a for b in ok)
+            assert alive(machine, text(a, closed=False)) == extendable, text(a, closed=False)
+
+
+NAMES = ["a", "b", "c"]
+
+
+@st.composite
+def counted_objects(draw: st.DrawFn) -> dict[str, Any]:
+    """Closed objects over three keys under required, dependentRequired, a
+    forbidden pair and the counts (``false`` makes a key unusable)."""
+    names = st.lists(st.sampled_from(NAMES), max_size=3, unique=True)
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {n: draw(st.sampled_from([{}, {}, False])) for n in NAMES},
+        "additionalProperties": False,
+        "required": draw(names),
+        "minProperties": draw(st.integers(0, 3)),
+    }
+    if draw(st.booleans()):
+        schema["maxProperties"] = draw(st.integers(0, 3))
+    if draw(st.booleans()):
+        schema["dependentRequired"] = {draw(st.sampled_from(NAMES)): draw(names)}
+    if draw(st.booleans()):
+        schema["not"] = {
+            "required": draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=2, unique=True))
+        }
+    return schema
+
+
+@given(counted_objects())
+@settings(max_examples=60, deadline=None)
+def test_counted_objects_have_no_dead_ends(schema: dict[str, Any]) -> None:
+    """Any-order objects: exactly the valid ones are accepted, and a prefix is
+    readable exactly when some valid object extends it (jsonschema decides)."""
+    validator = jsonschema.Draft202012Validator(schema)
+    orders = [p for n in range(4) for p in itertools.permutations(NAMES, n)]
+    ok = [p for p in orders if validator.is_valid(dict.fromkeys(p, 1))]
+    machine = compiled(schema, ordered_properties=False)
+    for keys in orders:
+        inner = ",".join(f'"{k}":1' for k in keys)
+        assert accepts(machine, "{" + inner + "}") == (keys in ok), inner
+        extendable = any(p[: len(keys)] == keys for p in ok)
+        assert alive(machine, "{" + inner) == extendable, inner

@@ -4,7 +4,9 @@ Plain arrays are a chain of ``prefixItems`` followed by a loop of ``items``
 bounded by ``minItems``/``maxItems``. ``contains`` (with ``minContains``, and
 ``maxContains`` when the contained schema can be negated) and ``uniqueItems``
 over a small finite item domain use an explicit graph whose states count items,
-matches, and the values used so far.
+matches, and the values used so far. States from which the array cannot be
+closed are pruned (``dead_ends.py``): an array alternative that the counts make
+empty compiles to ``NeverStateMachine``.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from pse.types.base.chain import ChainStateMachine
 from pse.types.base.loop import LoopStateMachine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.json.algebra import alt_empty
+from pse.types.json.dead_ends import without_dead_ends
 from pse.types.json.limits import MAX_EXPLICIT_ITEMS, MAX_UNIQUE_DOMAIN
 from pse.types.json.machines import GraphStateMachine, NeverStateMachine
 from pse.types.json.schema_ir import Alt, ArrAlt, BoolAlt, NullAlt, NumAlt, StrAlt, Sub
-from pse.types.json.strings import allowed_literals
+from pse.types.json.strings import accepts_text, allowed_literals
 
 if TYPE_CHECKING:
     from pse_core._core import StateGraph
@@ -55,6 +58,20 @@ def _domain(comp: Compiler, sub: Sub) -> list[Alt] | None:
     return values
 
 
+def _text(value: Alt) -> str:
+    """The JSON text of a one-value alternative of ``_domain``."""
+    if isinstance(value, NullAlt):
+        return "null"
+    if isinstance(value, BoolAlt):
+        return "true" if True in value.values else "false"
+    if isinstance(value, StrAlt):
+        assert value.literals is not None
+        (literal,) = value.literals
+        return json.dumps(literal)
+    assert isinstance(value, NumAlt) and value.lo is not None
+    return str(value.lo)
+
+
 class _Explicit:
     """Graph with states (items so far, contains matches, values used)."""
 
@@ -74,6 +91,7 @@ class _Explicit:
             )
             self.cap = MAX_EXPLICIT_ITEMS
         self.domain: list[StateMachine] | None = None
+        values: list[Alt] = []
         if alt.unique and (self.max is None or self.max > 1):
             dom = _domain(comp, alt.items) if not alt.prefix else None
             if dom is None or len(dom) > MAX_UNIQUE_DOMAIN:
@@ -83,6 +101,7 @@ class _Explicit:
                     pointer,
                 )
             else:
+                values = dom
                 self.domain = [comp.compile_alts([v]) for v in dom]
                 if self.max is None or self.max > len(dom):
                     self.max = len(dom)
@@ -94,11 +113,16 @@ class _Explicit:
             sub, cmin, cmax = alt.contains[0]
             if cmax is not None or cmin > 0:
                 neg: Sub | None = None
-                if cmax is not None:
+                if cmax is not None and self.domain is None:
                     node = comp.ctx.synthetic("not", {}, pointer + "/contains", inner=sub)
                     neg = frozenset({node})
                     comp.ctx.sub_ir(neg)  # declines when the schema cannot be negated
                 self.contains = (sub, neg, cmin, cmax)
+        #: Per domain value, whether it counts for ``contains``.
+        self.matches: list[bool] = []
+        if values and self.contains is not None:
+            contained = comp.compile_sub(self.contains[0])
+            self.matches = [accepts_text(contained, _text(v)) for v in values]
 
     def classes(
         self, i: int, c: int, used: frozenset[int]
@@ -106,17 +130,21 @@ class _Explicit:
         comp, alt = self.comp, self.alt
         pos: Sub = alt.prefix[i] if i < len(alt.prefix) else alt.items
         out: list[tuple[StateMachine, int, frozenset[int]]] = []
-        if self.domain is not None:
-            for k, machine in enumerate(self.domain):
-                if k not in used:
-                    out.append((machine, c, used | {k}))
-            return out
         if self.contains is None:
-            out.append((comp.compile_sub(pos), c, used))
-            return out
+            if self.domain is None:
+                return [(comp.compile_sub(pos), c, used)]
+            return [(m, c, used | {k}) for k, m in enumerate(self.domain) if k not in used]
         sub, neg, cmin, cmax = self.contains
         bound = cmax if cmax is not None else cmin
-        if cmax is None or c + 1 <= cmax:
+        room = cmax is None or c + 1 <= cmax  # for one more contained item
+        if self.domain is not None:
+            for k, machine in enumerate(self.domain):
+                if k not in used and not self.matches[k]:
+                    out.append((machine, c, used | {k}))
+                elif k not in used and room:
+                    out.append((machine, min(c + 1, bound), used | {k}))
+            return out
+        if room:
             out.append((comp.compile_sub(pos | sub), min(c + 1, bound), used))
         other = pos | neg if neg is not None else pos
         out.append((comp.compile_sub(other), c, used))
@@ -225,14 +253,14 @@ def _tail(comp: Compiler, items: StateMachine, at_least: int, at_most: int | Non
     )
 
 
-def build_array_graph(comp: Compiler, alt: ArrAlt, pointer: str = "") -> StateGraph:
-    """The state graph of one array alternative."""
+def build_array_graph(comp: Compiler, alt: ArrAlt, pointer: str = "") -> StateGraph | None:
+    """The state graph of one array alternative without its dead ends; ``None``
+    when no array satisfies it."""
     explicit = (alt.unique and (alt.max_items is None or alt.max_items > 1)) or any(
         cmin > 0 or cmax is not None for _, cmin, cmax in alt.contains
     )
-    if explicit:
-        return _Explicit(comp, alt, pointer).build()
-    return _simple(comp, alt)
+    graph = _Explicit(comp, alt, pointer).build() if explicit else _simple(comp, alt)
+    return without_dead_ends(graph)
 
 
 class ArraySchemaStepper(ArrayStepper):
@@ -249,7 +277,10 @@ class ArrayGraphStateMachine(GraphStateMachine):
 
     @staticmethod
     def from_alt(comp: Compiler, alt: ArrAlt) -> StateMachine:
-        return ArrayGraphStateMachine(build_array_graph(comp, alt))
+        graph = build_array_graph(comp, alt)
+        if graph is None:
+            return NeverStateMachine()
+        return ArrayGraphStateMachine(graph)
 
     def stepper_value(self, stepper: Stepper) -> Any:
         """The list once complete (``None`` before)."""

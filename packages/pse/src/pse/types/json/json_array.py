@@ -36,9 +36,8 @@ class ArraySchemaStateMachine(ArrayGraphStateMachine):
         alts = [
             a for a in comp.ctx.sub_ir(frozenset({comp.ctx.root_node})) if isinstance(a, ArrAlt)
         ]
-        if len(alts) == 1:
-            graph = build_array_graph(comp, alts[0])
-        else:
+        graph = build_array_graph(comp, alts[0]) if len(alts) == 1 else None
+        if graph is None:
             graph = {0: [(comp.compile_alts(list(alts)), "$")]}
         super().__init__(graph, is_optional=is_optional, identifier=identifier)
         self.schema = schema

@@ -35,6 +35,7 @@ from pse.automata import pattern_dfa
 from pse.automata.dfa import complement, product
 from pse.types._values import children, is_machine
 from pse.types.base.phrase import PhraseStateMachine
+from pse.types.json.dead_ends import without_dead_ends
 from pse.types.json.limits import MAX_PATTERN_REGIONS
 from pse.types.json.machines import GraphStateMachine, NeverStateMachine
 from pse.types.json.objects import obj_value
@@ -173,6 +174,29 @@ class _Pieces:
         #: limited by ``propertyNames`` or by the pattern regions allowed).
         self.others: bool | None = None
         self.extras = self._extra_pairs(pointer)
+        self.impossible = self.impossible or not self._counts_possible()
+
+    def _counts_possible(self) -> bool:
+        """Whether the keys every object needs (``required``, closed under
+        ``dependentRequired``) can appear together (usable, no forbidden set,
+        within ``maxProperties``) and enough keys can appear for
+        ``minProperties``. The graphs' other dead ends are pruned; the native
+        key check (``_checked``) has no graph to prune, hence this test."""
+        alt = self.alt
+        usable = {n for n, pair in zip(self.names, self.pairs, strict=True) if pair is not None}
+        dependent = dict(alt.dependent)
+        needed = set(alt.required)
+        todo = list(needed)
+        while todo:
+            for name in dependent.get(todo.pop(), ()):
+                if name not in needed:
+                    needed.add(name)
+                    todo.append(name)
+        if not needed <= usable or any(group <= needed for group in alt.forbid_all):
+            return False
+        if alt.max_props is not None and len(needed) > alt.max_props:
+            return False
+        return bool(self.extras) or len(usable) >= alt.min_props
 
     def _extra_pairs(self, pointer: str) -> list[StateMachine]:
         comp, alt, ws = self.comp, self.alt, self.comp.ws_pair()
@@ -472,11 +496,13 @@ class _TooMany(Exception):
 
 
 def build_object_graph(comp: Compiler, alt: ObjAlt, pointer: str = "") -> StateGraph | None:
-    """The state graph of one object alternative; ``None`` when no object satisfies it."""
+    """The state graph of one object alternative without its dead ends; ``None``
+    when no object satisfies it."""
     pieces = _Pieces(comp, alt, pointer)
     if pieces.impossible:
         return None
-    return _GraphBuilder(comp, pieces, comp.options.ordered_properties, pointer).build()
+    graph = _GraphBuilder(comp, pieces, comp.options.ordered_properties, pointer).build()
+    return without_dead_ends(graph)
 
 
 class ObjectSchemaStepper(ObjectStepper):
