@@ -209,3 +209,30 @@ def test_date_time_keeps_the_year_zero_of_rfc_3339() -> None:
     engine = StructuringEngine(smollm2_tokenizer())
     engine.configure({"type": "string", "format": "date-time"})
     assert engine.consume_text('"0000-02-29T00:00:00Z"') and engine.has_reached_accept_state
+
+
+@pytest.mark.parametrize(
+    ("items", "duplicate", "distinct"),
+    [
+        ({"anyOf": [{"const": "a"}, {"enum": ["a", "b"]}]}, ["a", "a"], ["b", "a"]),
+        ({"anyOf": [{"const": True}, {"type": "boolean"}]}, [True, True], [False, True]),
+        (
+            {"anyOf": [{"const": 1}, {"type": "integer", "minimum": 0, "maximum": 2}]},
+            [1, 1],
+            [2, 1],
+        ),
+        ({"enum": [1, 1.0, 2]}, [1, 1.0], [1, 2]),
+    ],
+)
+def test_unique_items_over_overlapping_alternatives(
+    items: dict[str, Any], duplicate: list[Any], distinct: list[Any]
+) -> None:
+    """The finite item set of uniqueItems lists each value once: alternatives that
+    share a value gave it twice, so ``["a", "a"]`` was accepted (random seeds)."""
+    engine = StructuringEngine(smollm2_tokenizer())
+    schema = {"type": "array", "items": items, "uniqueItems": True}
+    assert not Draft202012Validator(schema).is_valid(duplicate)
+    engine.configure(schema)
+    assert not (engine.consume_text(json.dumps(duplicate)) and engine.has_reached_accept_state)
+    engine.configure(schema)
+    assert engine.consume_text(json.dumps(distinct)) and engine.has_reached_accept_state

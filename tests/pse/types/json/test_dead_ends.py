@@ -110,6 +110,33 @@ FINITE: list[tuple[dict[str, Any], str]] = [
         },
         "[1",
     ),
+    (
+        {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 0, "maximum": 1},
+            "uniqueItems": True,
+            "minItems": 3,
+        },
+        "[0",
+    ),
+    (  # past MAX_UNIQUE_DOMAIN: the native uniqueness check, capped at 51 items
+        {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 0, "maximum": 50},
+            "uniqueItems": True,
+            "minItems": 60,
+        },
+        "[0",
+    ),
+    (
+        {
+            "type": "array",
+            "items": {"type": "number", "multipleOf": 0.5, "minimum": 0, "maximum": 1.5},
+            "uniqueItems": True,
+            "minItems": 5,
+        },
+        "[0",
+    ),
     ({"type": "object", "required": ["a", "b"], "maxProperties": 1}, '{"a"'),
     (
         {
@@ -178,15 +205,23 @@ POOL: list[Any] = [None, True, 1, "a", 2]
 
 
 @st.composite
-def counted_arrays(draw: st.DrawFn) -> dict[str, Any]:
-    """Arrays over a small enum under uniqueItems, contains and the counts."""
-    schema: dict[str, Any] = {
-        "type": "array",
-        "items": {
-            "enum": draw(st.lists(st.sampled_from(POOL), min_size=1, max_size=3, unique=True))
-        },
-        "minItems": draw(st.integers(0, 3)),
-    }
+def counted_arrays(draw: st.DrawFn) -> tuple[dict[str, Any], list[Any]]:
+    """Arrays over a few values (an enum, two overlapping ones, a range of
+    integers) under uniqueItems, contains and the counts; and those values."""
+    enums = st.lists(st.sampled_from(POOL), min_size=1, max_size=3, unique=True)
+    kind = draw(st.sampled_from(["enum", "anyOf", "range"]))
+    if kind == "enum":
+        values = draw(enums)
+        items: dict[str, Any] = {"enum": values}
+    elif kind == "anyOf":
+        a, b = draw(enums), draw(enums)
+        values = list(dict.fromkeys(a + b))
+        items = {"anyOf": [{"enum": a}, {"enum": b}]}
+    else:
+        lo = draw(st.integers(0, 3))
+        values = list(range(lo, draw(st.integers(lo, lo + 2)) + 1))
+        items = {"type": "integer", "minimum": values[0], "maximum": values[-1]}
+    schema: dict[str, Any] = {"type": "array", "items": items, "minItems": draw(st.integers(0, 3))}
     if draw(st.booleans()):
         schema["maxItems"] = draw(st.integers(0, 4))
     if draw(st.booleans()):
@@ -196,7 +231,7 @@ def counted_arrays(draw: st.DrawFn) -> dict[str, Any]:
         schema["minContains"] = draw(st.integers(0, 3))
         if draw(st.booleans()):
             schema["maxContains"] = draw(st.integers(0, 3))
-    return schema
+    return schema, values
 
 
 def text(items: tuple[Any, ...], closed: bool = True) -> str:
@@ -205,13 +240,13 @@ def text(items: tuple[Any, ...], closed: bool = True) -> str:
 
 
 @given(counted_arrays())
-@settings(max_examples=60, deadline=None)
-def test_counted_arrays_have_no_dead_ends(schema: dict[str, Any]) -> None:
+@settings(max_examples=80, deadline=None)
+def test_counted_arrays_have_no_dead_ends(drawn: tuple[dict[str, Any], list[Any]]) -> None:
     """Exactly the valid arrays are accepted, and a prefix is readable exactly when
     some valid array extends it (jsonschema is the reference; arrays up to six
     items reach every completion of the prefixes up to three)."""
+    schema, values = drawn
     validator = jsonschema.Draft202012Validator(schema)
-    values = schema["items"]["enum"]
     arrays = [a for n in range(7) for a in itertools.product(values, repeat=n)]
     ok = {a for a in arrays if validator.is_valid(list(a))}
     machine = compiled(schema)

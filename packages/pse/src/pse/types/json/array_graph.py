@@ -12,6 +12,10 @@ empty compiles to ``NeverStateMachine``.
 from __future__ import annotations
 
 import json
+import math
+from dataclasses import replace
+from decimal import Decimal, localcontext
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
@@ -24,6 +28,7 @@ from pse.types.json.algebra import alt_empty
 from pse.types.json.dead_ends import without_dead_ends
 from pse.types.json.limits import MAX_EXPLICIT_ITEMS, MAX_UNIQUE_DOMAIN
 from pse.types.json.machines import GraphStateMachine, NeverStateMachine
+from pse.types.json.numbers import num_accepts
 from pse.types.json.schema_ir import Alt, ArrAlt, BoolAlt, NullAlt, NumAlt, StrAlt, Sub
 from pse.types.json.strings import accepts_text, allowed_literals
 
@@ -34,28 +39,93 @@ if TYPE_CHECKING:
 
 
 def _domain(comp: Compiler, sub: Sub) -> list[Alt] | None:
-    """The item values of ``sub`` one by one, when finitely many (else ``None``)."""
-    values: list[Alt] = []
+    """The item values of ``sub`` one by one (each once, in JSON equality), when
+    finitely many and at most ``MAX_UNIQUE_DOMAIN`` numbers (else ``None``)."""
+    values: dict[tuple[str, Any], Alt] = {}
     for alt in comp.ctx.sub_ir(sub):
         if alt_empty(comp.ctx, alt):
             continue
         if isinstance(alt, NullAlt):
-            values.append(alt)
+            values["null", None] = alt
         elif isinstance(alt, BoolAlt):
-            values += [BoolAlt(frozenset({v})) for v in sorted(alt.values)]
+            values.update({("bool", v): BoolAlt(frozenset({v})) for v in sorted(alt.values)})
         elif isinstance(alt, StrAlt) and alt.literals is not None:
-            values += [StrAlt(literals=frozenset({v})) for v in allowed_literals(comp, alt)]
-        elif (
-            isinstance(alt, NumAlt)
-            and alt.lo is not None
-            and alt.lo == alt.hi
-            and not alt.lo_excl
-            and not alt.hi_excl
-        ):
-            values.append(alt)
+            for v in allowed_literals(comp, alt):
+                values["str", v] = StrAlt(literals=frozenset({v}))
+        elif isinstance(alt, NumAlt) and (points := _points(alt)) is not None:
+            values.update({("num", p): _at(alt, p) for p in points})
         else:
             return None
-    return values
+    return list(values.values())
+
+
+def _multiples(alt: NumAlt) -> tuple[Fraction, int, int] | None:
+    """A step every number of ``alt`` is a multiple of (1 for integers) and the
+    range ``first..last`` of its multiples within the bounds, the one with the
+    fewest; ``None`` when there is no step or no finite bounds."""
+    steps = [Fraction(m) for m in alt.multiples] + ([Fraction(1)] if alt.integer else [])
+    if alt.lo is None or alt.hi is None or not steps:
+        return None
+    lo, hi = Fraction(alt.lo), Fraction(alt.hi)
+    ranges = [(s, math.ceil(lo / s), math.floor(hi / s)) for s in steps]
+    return min(ranges, key=lambda r: r[2] - r[1])
+
+
+def number_count(alt: NumAlt) -> int | None:
+    """At most how many numbers ``alt`` allows (``None``: unboundedly many)."""
+    if alt.lo is not None and alt.lo == alt.hi:
+        return 1
+    multiples = _multiples(alt)
+    return None if multiples is None else max(0, multiples[2] - multiples[1] + 1)
+
+
+def _points(alt: NumAlt) -> list[Decimal] | None:
+    """The numbers of ``alt`` one by one, when at most ``MAX_UNIQUE_DOMAIN``."""
+    if alt.lo is not None and alt.lo == alt.hi:
+        return [alt.lo] if num_accepts(alt, alt.lo) else []
+    multiples = _multiples(alt)
+    if multiples is None or multiples[2] - multiples[1] >= MAX_UNIQUE_DOMAIN:
+        return None
+    step, first, last = multiples
+    out: list[Decimal] = []
+    for n in range(first, last + 1):
+        num = n * step.numerator
+        with localcontext() as exact:  # a multiple of a decimal step is a finite decimal
+            exact.prec = 4 * (len(str(num)) + len(str(step.denominator)))
+            value = Decimal(num) / Decimal(step.denominator)
+        if num_accepts(alt, value):
+            out.append(value)
+    return out
+
+
+def _at(alt: NumAlt, value: Decimal) -> NumAlt:
+    return replace(alt, lo=value, hi=value, lo_excl=False, hi_excl=False)
+
+
+def domain_size(comp: Compiler, sub: Sub) -> int | None:
+    """At most how many distinct values ``sub`` allows (``None``: unboundedly many
+    or not known): ``_domain``'s values, else a count that does not list them."""
+    domain = _domain(comp, sub)
+    if domain is not None:
+        return len(domain)
+    total = 0
+    for alt in comp.ctx.sub_ir(sub):
+        if alt_empty(comp.ctx, alt):
+            continue
+        if isinstance(alt, NullAlt):
+            n: int | None = 1
+        elif isinstance(alt, BoolAlt):
+            n = len(alt.values)
+        elif isinstance(alt, StrAlt) and alt.literals is not None:
+            n = len(alt.literals)
+        elif isinstance(alt, NumAlt):
+            n = number_count(alt)
+        else:
+            return None
+        if n is None:
+            return None
+        total += n
+    return total
 
 
 def _text(value: Alt) -> str:

@@ -13,8 +13,9 @@ a full ``true``, ``false`` or ``null``; a number when the ``,``, ``]`` or
 whitespace after it arrives. A number whose exponent has more than 18 digits
 is never complete (not compared, so never accepted).
 
-Small finite item sets keep the exact explicit graph of ``json_array.py``;
-for larger finite sets the array is capped at the size of the set. A prefix
+Small finite item sets keep the exact explicit graph of ``array_graph.py``;
+for larger finite sets (enums, bounded integers or multiples) the array is
+capped at the size of the set. A prefix
 of an item that can only complete to a used value is not masked before the
 token that completes it (the item schema is an automaton over one value, not
 over the set of values left).
@@ -45,13 +46,14 @@ def needs_stepper(comp: Compiler, alt: ArrAlt) -> bool:
 
 def build_unique(comp: Compiler, alt: ArrAlt) -> StateMachine:
     """The array of ``alt`` under the uniqueness stepper, inside a native graph."""
-    from pse.types.json.json_array import ArraySchemaStateMachine, _domain  # noqa: PLC0415
+    from pse.types.json.array_graph import domain_size  # noqa: PLC0415
+    from pse.types.json.json_array import ArraySchemaStateMachine  # noqa: PLC0415
 
     plain = replace(alt, unique=False)
-    domain = None if alt.prefix else _domain(comp, alt.items)
-    if domain is not None and (plain.max_items is None or plain.max_items > len(domain)):
-        plain = replace(plain, max_items=len(domain))
-        if plain.min_items > len(domain):
+    size = None if alt.prefix else domain_size(comp, alt.items)
+    if size is not None and (plain.max_items is None or plain.max_items > size):
+        plain = replace(plain, max_items=size)
+        if plain.min_items > size:  # more distinct items than values: a dead end
             from pse.types.json.compiler import NeverStateMachine  # noqa: PLC0415
 
             return NeverStateMachine()
