@@ -784,7 +784,10 @@ def sanitize(session: nox.Session) -> None:
     log = Path(session.create_tmp()).resolve() / "sanitize-stderr.log"
     try:
         with log.open("w") as stderr:
-            pytest = ["python", "-m", "pytest", "--capture=sys", *targets, *session.posargs]
+            # ASan runs the tests several times slower: a per-test limit of 30
+            # minutes here, not CI's 5 (the Bash property test needs more than 5).
+            pytest = ["python", "-m", "pytest", "--capture=sys", "--timeout=1800"]
+            pytest += [*targets, *session.posargs]
             session.run(*pytest, env=env, stderr=stderr)
     finally:
         report = log.read_text(errors="replace")
