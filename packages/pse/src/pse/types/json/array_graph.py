@@ -329,8 +329,11 @@ def build_array_graph(comp: Compiler, alt: ArrAlt, pointer: str = "") -> StateGr
     explicit = (alt.unique and (alt.max_items is None or alt.max_items > 1)) or any(
         cmin > 0 or cmax is not None for _, cmin, cmax in alt.contains
     )
-    graph = _Explicit(comp, alt, pointer).build() if explicit else _simple(comp, alt)
-    return without_dead_ends(graph)
+    if explicit:
+        return without_dead_ends(_Explicit(comp, alt, pointer).build())
+    graph = _simple(comp, alt)
+    # Without minItems every state may close the array: nothing to prune.
+    return without_dead_ends(graph) if alt.min_items else graph
 
 
 class ArraySchemaStepper(ArrayStepper):

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pse.types.json.machines import NeverStateMachine
-
 if TYPE_CHECKING:
     from pse_core._core import StateGraph, StateId
 
@@ -25,12 +23,16 @@ END: StateId = "$"
 
 def without_dead_ends(graph: StateGraph, start: StateId = 0) -> StateGraph | None:
     """``graph`` keeping only the states from which ``END`` is reachable (and the
-    edges into them); ``None`` when ``start`` is not one of them."""
+    edges into them); ``None`` when ``start`` is not one of them. The builders
+    leave out edges of machines that match nothing (``NeverStateMachine``)."""
     into: dict[StateId, list[StateId]] = {}
     for state, edges in graph.items():
-        for machine, target in edges:
-            if not isinstance(machine, NeverStateMachine):
-                into.setdefault(target, []).append(state)
+        for _, target in edges:
+            sources = into.get(target)
+            if sources is None:
+                into[target] = [state]
+            else:
+                sources.append(state)
     live: set[StateId] = {END}
     todo: list[StateId] = [END]
     while todo:
@@ -40,8 +42,10 @@ def without_dead_ends(graph: StateGraph, start: StateId = 0) -> StateGraph | Non
                 todo.append(state)
     if start not in live:
         return None
+    if all(state in live for state in graph) and all(target in live for target in into):
+        return graph  # every state can finish
     return {
-        state: [(m, t) for m, t in edges if t in live and not isinstance(m, NeverStateMachine)]
+        state: [(m, t) for m, t in edges if t in live]
         for state, edges in graph.items()
         if state in live
     }

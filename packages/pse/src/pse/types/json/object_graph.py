@@ -502,7 +502,11 @@ def build_object_graph(comp: Compiler, alt: ObjAlt, pointer: str = "") -> StateG
     if pieces.impossible:
         return None
     graph = _GraphBuilder(comp, pieces, comp.options.ordered_properties, pointer).build()
-    return without_dead_ends(graph)
+    # Without counts or conditions on key sets, every state reaches the required
+    # keys and then "}" (a required key with no value made the object impossible).
+    if alt.min_props or alt.max_props is not None or alt.forbid_all or alt.dependent:
+        return without_dead_ends(graph)
+    return graph
 
 
 class ObjectSchemaStepper(ObjectStepper):
