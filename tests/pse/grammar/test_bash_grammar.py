@@ -152,6 +152,30 @@ CASES = [
     "cat <<END_OF_FILE\nEND_OF_FIL\nEND_OF_FILE2\nEND_OF_FILE\n",
     'cat <<"END OF FILE"\nEND\nEND OF FILE\n',
     "cat << 'a\"b' <<\"c'd\"\nx\na\"b\nc'd\n",
+    # a body ends only at a whole line equal to its delimiter (or at the end of the script)
+    "cat <<A <<BB\nA\nBB\n",
+    "cat <<A <<BB\nA\nBB",
+    "cat <<A <<BB\nABB",
+    "cat <<A <<BB\nABB\nA\nBB\n",
+    "cat <<A\nA",
+    "cat <<A\nAx\nA\n",
+    "cat <<A <<B\nA",
+    "cat <<A; cat <<B\nA\nB",
+    "cat <<A <<B\n\n \tx\nA\n\nB\n",
+    "cat <<-A <<B\n\tA\n\tB\nB\n",
+    # an unquoted delimiter: a backslash-newline in the body joins two lines before the
+    # delimiter is looked for; a quoted one reads the body raw
+    "cat <<A\nx\\\nA\necho $(\nA\n)\n",
+    "cat <<'A'\nx\\\nA\necho $(\nA\n)\n",
+    'cat <<"A"\nx\\\nA\necho $(\nA\n)\n',
+    "cat <<\\A\nx\\\nA\n",
+    "cat <<AB; echo\nA\\\nB\n$x\n",
+    "cat <<A\nx\\\\\nA\n",
+    "cat <<A\nx\\\\\nA\necho $(\nA\n)\n",
+    "cat <<-A\n\t\\\n\tA\necho\n",
+    "cat <<A\nA\\\n\nA\n",
+    "cat <<A\nA\\\nA\nA\n",
+    "cat <<A\nA\\\nA\n",
     "echo a\\\nb",
     "echo 1 \\ 2",
 ]
@@ -260,6 +284,9 @@ def test_verdict_matches_bash_n(script: str) -> None:
 # Scripts bash -n accepts that the grammar deliberately rejects (docs/grammar_languages.md).
 NOT_COVERED = {
     "cat <<EOF\nunterminated",  # bash only warns about a heredoc ended by end of file
+    "cat <<A <<BB\nABB",  # the same: "ABB" is a line of A's body, which the end of file ends
+    "cat <<A <<B\nA",  # the same for B
+    "cat <<A\nA\\\nA\n",  # the same: the body's line is "AA"
     'then"x"',  # a first word that starts with a reserved word and goes on quoted
 }
 

@@ -108,6 +108,7 @@ HARD = [
     ("bash", "cat <<EOF", 4),
     ("bash", "FOO=bar echo <<EOF 2> err.txt > hello.tx", 4),
     ("bash", "if a; then cat <<EOF", 7),
+    ("bash", "cat <<A <<BB", 5),  # "\nA\nBB": each delimiter on a line of its own
 ]
 
 

@@ -294,6 +294,9 @@ NOT_COVERED = {
     "f'''{\na}'''",
     "(f'''{(a,\nb)}''')",
     "rf'{a}\\x'",
+    "f'{[]}'",
+    "f'{...}'",
+    "f'{yield}'",
 }
 
 
@@ -307,6 +310,48 @@ def test_not_covered_is_valid_python_and_rejected() -> None:
     for code in NOT_COVERED:
         assert cpython_accepts(code), code
         assert not GRAMMAR.validate(code, strict=True), code
+
+
+# A number glued to what follows: CPython's tokenizer lets only the keywords `and`, `else`,
+# `for`, `if`, `in`, `is`, `not`, `or` follow a number directly ("invalid decimal literal"
+# otherwise), and ends a decimal number before an `e` that starts no exponent (`1else`).
+NUMBERS = ["1", "0", "00", "1.", ".5", "1.5", "1e5", "1_0", "0x1f", "0xe", "0o7", "0b1", "1j"]
+NUMBERS += ["1_0j", "1.j"]
+GLUED = [
+    "x = {n}and y",
+    "x = {n}or y",
+    "x = {n}in y",
+    "x = {n}is y",
+    "x = {n}not in y",
+    "x = {n}is not y",
+    "x = {n}if y else z",
+    "x = y if {n}else z",
+    "x = y if z else {n}else",
+    "x = [{n}for a in b]",
+    "x = [{n}async for a in b]",
+    "x = {n}lambda: 0",
+    "x = {n}ifx else z",
+    "x = {n}_if y else z",
+    "x = {n}Else",
+    "x = y if {n}Else z",
+    "with {n}as f: pass",
+    "raise {n}from e",
+    "try:\n pass\nexcept {n}as e:\n pass",
+    "match x:\n case {n}as b: pass",
+    "x = f'{{{n}if y else z}}'",
+    "x = f'{{{n}as}}'",
+    "x = {n}.real",
+    "x = {n}e+y",
+]
+
+
+@pytest.mark.parametrize("code", [t.format(n=n) for t in GLUED for n in NUMBERS])
+def test_number_glued_to_a_word_matches_cpython(code: str) -> None:
+    expected = cpython_accepts(code)
+    assert GRAMMAR.validate(code, strict=True) is expected
+    if expected:
+        for cut in range(len(code)):
+            assert GRAMMAR.validate(code[:cut], strict=False), repr(code[:cut])
 
 
 PROGRAMS = [

@@ -1,7 +1,10 @@
 #include "grammar/grammar.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
+#include <iterator>
+#include <string_view>
 
 #include "pse_core/errors.h"
 #include "pse_core/limits.h"
@@ -9,6 +12,10 @@
 namespace pse::grammar {
 
 namespace {
+
+/// The keywords CPython's tokenizer lets follow a number with nothing between
+/// (`1if x else 2`); any other identifier character there is "invalid decimal literal".
+constexpr std::string_view kAfterNumber[] = {"and", "else", "for", "if", "in", "is", "not", "or"};
 
 /// A pseudo terminal given as (from, byte, to) moves over `states` states.
 Terminal pseudo(std::string name, TermRole role, std::int32_t states, std::int32_t accept,
@@ -235,6 +242,7 @@ Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::
   }
   if (hook_ == Hook::kPython) {
     bound_keywords(find("NAME"));
+    number_rules();
     for (Terminal& t : terminals_)
       if (t.name.starts_with("FSTRING_"))
         t.fstring = t.name.ends_with("_OPEN") ? 1 : t.name.ends_with("_CLOSE") ? -1 : 0;
@@ -266,6 +274,30 @@ void Grammar::bound_keywords(std::int32_t name) {
         todo.emplace_back(a2, b2);
       }
     }
+  }
+}
+
+void Grammar::number_rules() {
+  auto ident = [](int b) { return std::isalnum(b) || b == '_' || b >= 0x80; };
+  auto matches = [](const Terminal& t, std::string_view text) {
+    std::int32_t s = 0;
+    for (char ch : text)
+      if ((s = t.table[static_cast<std::size_t>(s) * 256 + static_cast<std::uint8_t>(ch)]) < 0) return false;
+    return t.accepting[s] != 0;
+  };
+  number_.assign(terminals_.size(), 0);
+  after_number_.assign(terminals_.size(), 1);
+  for (std::size_t i = 0; i < terminals_.size(); ++i) {
+    const Terminal& t = terminals_[i];
+    if (t.role != TermRole::kNormal) continue;
+    number_[i] = !t.literal && t.name.ends_with("NUMBER");
+    bool word = false;
+    for (int b = 0; b < 256 && !word; ++b) word = ident(b) && t.table[b] >= 0;
+    if (!word) continue;
+    // A terminal that starts with a letter is dropped whole: in Python none
+    // can also start with another byte and follow a number (strings cannot).
+    after_number_[i] = t.literal && std::any_of(std::begin(kAfterNumber), std::end(kAfterNumber),
+                                                [&](std::string_view k) { return matches(t, k); });
   }
 }
 
@@ -357,8 +389,9 @@ bool Grammar::start_nullable() const { return nullable_[~rules_[0].rhs[0]]; }
 
 std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) const {
   if (!ps.set) return -1;
-  // lookup_start() depends on `prev` only through the bytes that extend it.
-  const std::int32_t extends = prev >= 0 ? config(prev).extends_id : -1;
+  // lookup_start() depends on `prev` only through the bytes that extend it
+  // (and, python, whether it is a number).
+  const std::int32_t extends = prev >= 0 ? config(prev).extends_id * 4 + config(prev).number : -1;
   const std::uint64_t last = ps.last_start.load(std::memory_order_acquire);
   if (last && static_cast<std::int32_t>((last >> 32) - 1) == extends)
     return static_cast<std::int32_t>((last & 0xFFFFFFFFull) - 1);
@@ -371,9 +404,13 @@ std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) cons
 
 std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) const {
   if (hook_ == Hook::kBash && ps.hook.bodies) {
-    const auto& [delimiter, dash] = ps.hook.heredocs.front();
+    const auto& [delimiter, flags] = ps.hook.heredocs.front();
     if (!expects(*ps.set, heredoc_body_)) return -1;
-    return intern({{heredoc_terminal(delimiter, dash), 0}}, {}, true, -1);
+    // Maximal munch here too: a body that ended on its delimiter without the
+    // newline extends with any byte, so only the end of the input follows it.
+    std::array<std::uint64_t, 4> forbid{};
+    if (prev >= 0) forbid = config(prev).extends;
+    return intern({{heredoc_terminal(delimiter, flags), 0}}, forbid, true, -1);
   }
   const EarleySet* base = ps.set.get();
   bool newline_ok = true;
@@ -391,42 +428,53 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
   const std::int32_t expected = base ? base->expected_id : -1;
   const LexConfig* before = prev >= 0 ? &config(prev) : nullptr;
   const auto extends = static_cast<std::uint64_t>(before ? before->extends_id + 1 : 0);
+  const std::uint8_t number = before ? before->number : 0;
   const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(expected)) << 32) |
-                            extends << 2 | (newline_ok ? 1 : 0) | (absorb ? 2 : 0);
+                            extends << 4 | number << 2 | (newline_ok ? 1 : 0) | (absorb ? 2 : 0);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = start_configs_.find(key);
     if (it != start_configs_.end()) return it->second;
   }
-  std::vector<std::pair<std::uint16_t, std::int32_t>> items;
-  bool name = false, bounded = false;
-  if (base)
-    for (std::uint16_t t : base->expected)
-      if (terminals_[t].role == TermRole::kNormal) {
-        items.emplace_back(t, 0);
-        name = name || t == name_;
-        bounded = bounded || (name_ >= 0 && bounded_[t]);
-      }
-  for (std::uint16_t t : ignore_)
-    if (newline_ok || terminals_[t].role != TermRole::kNewline) items.emplace_back(t, 0);
+  // The terminals a lexeme may start with; python: right after a number
+  // (`glued`), only those CPython's tokenizer lets follow it.
+  auto candidates = [&](bool glued) {
+    std::vector<std::pair<std::uint16_t, std::int32_t>> items;
+    bool name = false, bounded = false;
+    if (base)
+      for (std::uint16_t t : base->expected)
+        if (terminals_[t].role == TermRole::kNormal && (!glued || after_number_[t])) {
+          items.emplace_back(t, 0);
+          name = name || t == name_;
+          bounded = bounded || (name_ >= 0 && bounded_[t]);
+        }
+    for (std::uint16_t t : ignore_)
+      if (newline_ok || terminals_[t].role != TermRole::kNewline) items.emplace_back(t, 0);
+    // A keyword may not end where the NAME it begins goes on.
+    if (!items.empty() && bounded && !name)
+      items.emplace_back(static_cast<std::uint16_t>(name_ | kShadow), 0);
+    std::sort(items.begin(), items.end());
+    return items;
+  };
+  std::vector<std::pair<std::uint16_t, std::int32_t>> items = candidates(number != 0);
   std::int32_t id = -1;
   if (!items.empty()) {
-    // A keyword may not end where the NAME it begins goes on.
-    if (bounded && !name) items.emplace_back(static_cast<std::uint16_t>(name_ | kShadow), 0);
-    std::sort(items.begin(), items.end());
     // Maximal munch: the new lexeme may not start with a byte that would
     // have extended the previous one (only bytes it can start with matter).
     std::array<std::uint64_t, 4> forbid{};
     if (before)
       for (int b = 0; b < 256; ++b) {
         if (!(before->extends[b >> 6] >> (b & 63) & 1)) continue;
+        if (number == 2 && b == 'e') continue;  // python: `1else` is 1 else
         bool starts = false;
         for (auto [t, s] : items) starts = starts || (!(t & kShadow) && term(t).table[b] >= 0);
         if (starts) forbid[b >> 6] |= 1ull << (b & 63);
       }
-    const std::int32_t home = absorb ? intern(items, {}, true, kSelf) : -1;
-    id = home >= 0 && forbid == std::array<std::uint64_t, 4>{} ? home
-                                                               : intern(std::move(items), forbid, true, home);
+    // After an ignored lexeme (a blank) the restriction after a number is gone.
+    const std::int32_t home = absorb ? intern(number ? candidates(false) : items, {}, true, kSelf) : -1;
+    id = home >= 0 && !number && forbid == std::array<std::uint64_t, 4>{}
+             ? home
+             : intern(std::move(items), forbid, true, home);
   }
   std::lock_guard<std::mutex> lock(mutex_);
   start_configs_.emplace(key, id);
@@ -449,10 +497,12 @@ std::uint64_t Grammar::hook_local(std::uint64_t local, std::int32_t cfg, std::ui
     const bool single = local >> 61 & 1, dbl = local >> 59 & 1;
     // `<<`, `-` and blanks before the word; quotes and backslashes only quote
     // it (bash removes them); inside quotes every other byte is the word's.
-    if (b == '\'' && !dbl) return local ^ 1ull << 61;
-    if (b == '"' && !single) return local ^ 1ull << 59;
+    constexpr std::uint64_t quoted = 1ull << 58;
+    if (b == '\'' && !dbl) return (local ^ 1ull << 61) | quoted;
+    if (b == '"' && !single) return (local ^ 1ull << 59) | quoted;
     if (!single && !dbl) {
-      if (b == '<' || b == '\\' || b == ' ' || b == '\t') return local;
+      if (b == '\\') return local | quoted;
+      if (b == '<' || b == ' ' || b == '\t') return local;
       if (b == '-' && node == 0 && !(local >> 60 & 1)) return local | 1ull << 60;
     }
     return (local & ~0xFFFFFFFFull) | delimiter_node(node, b);
@@ -526,6 +576,19 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
                         .first->second;
     c.plain = !c.ignored && term(c.accepted[0]).role != TermRole::kHeredoc &&
               std::find(c.accepted.begin(), c.accepted.end(), heredoc_start_) == c.accepted.end();
+    auto is_number = [&](std::uint16_t t) { return t < number_.size() && number_[t]; };
+    if (hook_ == Hook::kPython && !c.ignored &&
+        std::any_of(c.accepted.begin(), c.accepted.end(), is_number)) {
+      // CPython reads `e` after a decimal number as an exponent, and ends the
+      // number before it when no digit follows.
+      bool exponent = true;
+      for (auto [t, s] : c.items)
+        if (!(t & kShadow)) {
+          const std::int32_t to = term(t).table[static_cast<std::size_t>(s) * 256 + 'e'];
+          exponent = exponent && (to < 0 || !term(t).accepting[to]);
+        }
+      c.number = exponent ? 2 : 1;
+    }
   }
   auto mark_moves = [&](const std::vector<std::pair<std::uint16_t, std::int32_t>>& from, bool real_only) {
     for (auto [t, s] : from) {
@@ -676,7 +739,9 @@ StatePtr Grammar::finish_bash(const ParseState& ps, const LexConfig& c, std::uin
         for (; node; node = delimiter_nodes_[node].first) word.push_back(static_cast<char>(delimiter_nodes_[node].second));
       }
       std::reverse(word.begin(), word.end());
-      h.heredocs.emplace_back(std::move(word), (local >> 60 & 1) != 0);
+      const auto flags = static_cast<std::uint8_t>((local >> 60 & 1 ? kHeredocDash : 0) |
+                                                   (local >> 58 & 1 ? kHeredocQuoted : 0));
+      h.heredocs.emplace_back(std::move(word), flags);
     }
     if (has(newline_) && !h.heredocs.empty()) h.bodies = true;
   }
@@ -697,8 +762,9 @@ std::uint32_t Grammar::delimiter_node(std::uint32_t parent, std::uint8_t b) cons
   return it->second;
 }
 
-std::uint16_t Grammar::heredoc_terminal(const std::string& delimiter, bool dash) const {
-  std::string key = (dash ? "-" : "+") + delimiter;
+std::uint16_t Grammar::heredoc_terminal(const std::string& delimiter, std::uint8_t flags) const {
+  const bool dash = flags & kHeredocDash, join = !(flags & kHeredocQuoted);
+  std::string key = std::string(dash ? "-" : "+") + (join ? "u" : "q") + delimiter;
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = heredoc_terms_.find(key);
   if (found != heredoc_terms_.end()) return found->second;
@@ -707,18 +773,28 @@ std::uint16_t Grammar::heredoc_terminal(const std::string& delimiter, bool dash)
   // Lines up to and including the first one equal to the delimiter. States:
   // 0 line start, k in 1..n: k bytes of the delimiter read, n + 1 the rest of
   // a line that is not the delimiter, n + 2 after the delimiter's newline.
+  // Unquoted delimiter (bash reads the body as in double quotes): n + 3 + s,
+  // a backslash read in state s; with a newline after it both vanish and the
+  // line goes on (the delimiter, unquoted, has no backslash); any other byte
+  // after it is kept as it is.
   const auto n = static_cast<std::int32_t>(delimiter.size());
+  const std::int32_t states = join ? 2 * n + 5 : n + 3;
   auto t = std::make_unique<Terminal>();
   t->name = "HEREDOC_BODY<" + key + ">";
   t->role = TermRole::kHeredoc;
-  t->table.assign(static_cast<std::size_t>(n + 3) * 256, -1);
-  t->accepting.assign(static_cast<std::size_t>(n + 3), 0);
+  t->table.assign(static_cast<std::size_t>(states) * 256, -1);
+  t->accepting.assign(static_cast<std::size_t>(states), 0);
   t->accepting[n] = t->accepting[n + 2] = 1;
   auto row = [&](std::int32_t s) { return t->table.begin() + static_cast<std::ptrdiff_t>(s) * 256; };
   for (std::int32_t s = 0; s <= n + 1; ++s) {
     std::fill(row(s), row(s) + 256, n + 1);
     row(s)['\n'] = s == n ? n + 2 : 0;
     if (s < n) row(s)[static_cast<std::uint8_t>(delimiter[s])] = s + 1;
+    if (join) {
+      row(s)['\\'] = n + 3 + s;
+      std::fill(row(n + 3 + s), row(n + 3 + s) + 256, n + 1);
+      row(n + 3 + s)['\n'] = s;
+    }
   }
   if (dash) row(0)['\t'] = 0;
   dynamic_.push_back(std::move(t));

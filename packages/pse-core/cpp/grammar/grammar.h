@@ -95,6 +95,10 @@ struct EarleySet {
   mutable std::atomic<bool> bounded{false};
 };
 
+/// bash heredoc flags: `<<-` (leading tabs stripped), a quoted delimiter word
+/// (the body is read raw; unquoted, a backslash-newline joins two lines).
+constexpr std::uint8_t kHeredocDash = 1, kHeredocQuoted = 2;
+
 /// Context of the lexer hooks.
 struct HookState {
   /// python: indentation levels, measured with tab stops of 8 (`indents`, `col`)
@@ -106,8 +110,8 @@ struct HookState {
   std::int32_t fields = 0;     ///< python: f-strings whose replacement fields are open
   bool line_start = true;      ///< nothing but blanks/comments on this line yet
   bool line_tokens = false;    ///< a real token on this logical line
-  /// bash: heredoc (delimiter, strip leading tabs) pairs whose bodies are due.
-  std::vector<std::pair<std::string, bool>> heredocs;
+  /// bash: heredoc (delimiter, kHeredoc* flags) pairs whose bodies are due.
+  std::vector<std::pair<std::string, std::uint8_t>> heredocs;
   bool bodies = false;  ///< bash: a newline passed; the next lexemes are the bodies
 };
 
@@ -117,7 +121,7 @@ struct ParseState : std::enable_shared_from_this<ParseState> {
   SetPtr effective;  ///< python at a line start: `set` after INDENT/DEDENTs for `col`
   HookState hook;
   mutable std::atomic<std::int8_t> finish{-1};  ///< cached can_finish()
-  /// The last start_config() answer: (the previous lexeme's `extends_id` + 1)
+  /// The last start_config() answer: (the previous lexeme's `extends_id` * 4 + `number` + 1)
   /// << 32 | (config + 1); 0: none.
   mutable std::atomic<std::uint64_t> last_start{0};
   /// finish_lexeme() answers (weak: alive while a mask or a stepper holds
@@ -153,6 +157,10 @@ struct LexConfig {
   std::vector<std::uint16_t> accepted;    ///< top-rank terminals of the finished lexeme
   std::int32_t accepted_id = -1;          ///< `accepted`, interned
   bool plain = false;  ///< a real lexeme whose effect depends on `accepted` alone (no heredoc)
+  /// python: the finished lexeme is a number (1), or a decimal one that an `e`
+  /// would take into an exponent without digits yet (2): CPython then ends the
+  /// number before the `e` (`1else`).
+  std::uint8_t number = 0;
   std::array<std::atomic<std::int32_t>, 256> next;  ///< -2 unknown, -1 none
   LexConfig();
 };
@@ -223,12 +231,13 @@ class Grammar {
   /// Lexer `local` of the hooks: bit 63, the python column (bits 0-31, tab
   /// stops of 8; bits 32-61, tab stops of 1); bit 62, the bash heredoc
   /// delimiter being read (bits 0-31 its node in `delimiter_nodes_`, 0: none
-  /// yet; bit 60 `<<-`, bit 61 inside '...', bit 59 inside "...").
+  /// yet; bit 60 `<<-`, bit 61 inside '...', bit 59 inside "...", bit 58 the
+  /// word has quotes or backslashes).
   std::uint64_t hook_local(std::uint64_t local, std::int32_t cfg, std::uint8_t b) const;
   /// bash: the delimiter word `parent` + `b`, interned (a trie of the words read).
   std::uint32_t delimiter_node(std::uint32_t parent, std::uint8_t b) const;
-  /// The terminal of the heredoc body ending at `delimiter`, made on first use.
-  std::uint16_t heredoc_terminal(const std::string& delimiter, bool dash) const;
+  /// The terminal of the heredoc body ending at `delimiter` (kHeredoc* flags), made on first use.
+  std::uint16_t heredoc_terminal(const std::string& delimiter, std::uint8_t flags) const;
   static bool is_token(TermRole role) { return role == TermRole::kNormal || role == TermRole::kHeredoc; }
   std::int32_t intern_expected(std::vector<std::uint16_t> terms) const;
   /// python: NAME shadows the literal terminals whose texts a NAME can go on from.
@@ -254,6 +263,12 @@ class Grammar {
   /// matches can go on as a NAME (a keyword): NAME then shadows it.
   std::int32_t name_ = -1;
   std::vector<std::uint8_t> bounded_;
+  /// python: per terminal, a number (its name ends in NUMBER), and whether it
+  /// may start right after a number with nothing between (CPython's tokenizer:
+  /// nothing that starts with an identifier character but the keywords `and`
+  /// `else` `for` `if` `in` `is` `not` `or`).
+  std::vector<std::uint8_t> number_, after_number_;
+  void number_rules();
   std::int32_t newline_ = -1, indent_ = -1, dedent_ = -1;
   std::int32_t heredoc_start_ = -1, heredoc_body_ = -1;
 
