@@ -3,6 +3,7 @@
 
     python benchmarks/bench_grammar_properties.py [--examples N] [--mutants K] [--save NAME]
     python benchmarks/bench_grammar_properties.py --completions [--step S] [--save NAME]
+    python benchmarks/bench_grammar_properties.py --agreement [--save NAME]
 
 Sources: ``hypothesmith.from_grammar()`` and ``hypothesmith.from_node()`` (Python),
 ``bash_scripts()`` (Bash, ``tests/_support/program_generators.py``), and the programs of
@@ -13,6 +14,11 @@ accept it and every prefix of it non-strictly; for ``K`` edits of each program, 
 must not accept as complete an edit the reference rejects. Unlike the CI-sized tests in
 ``tests/pse/grammar_properties`` this counts failures instead of stopping at the first, and
 prints each one.
+
+``--agreement``: the snippet agreement table. For every snippet of
+``../shared/data/code-snippets`` and every prefix of it, the grammar's strict verdict against
+the reference's; every prefix of a snippet the reference accepts must stay viable
+(non-strict); nothing the reference rejects may be accepted as complete.
 
 ``--completions``: after every ``S``-th prefix of each ``../shared/data/code-snippets`` program
 the reference accepts, the shortest completion (``Engine.shortest_completion``, one token per
@@ -185,6 +191,81 @@ def completion_rows(step: int) -> list[dict[str, Any]]:
     return out
 
 
+AGREEMENT_COLUMNS = [
+    "language",
+    "reference",
+    "snippets agreeing / total",
+    "prefixes viable / total",
+    "prefixes judged alike / total",
+    "accepted wrongly",
+]
+
+
+def agreement_rows() -> list[dict[str, Any]]:
+    """Grammar against reference on every code snippet and every prefix of each.
+
+    "prefixes viable": the prefixes of the snippets the reference accepts that validate
+    non-strictly. "prefixes judged alike": every prefix of every snippet, the grammar's strict
+    verdict equal to the reference's (a reference that accepts what the grammar leaves
+    uncovered, such as an unterminated heredoc, makes the difference). "accepted wrongly":
+    snippets and prefixes the grammar accepts as complete and the reference rejects.
+    """
+    import subprocess
+
+    from pse.types.grammar.default_grammars.bash import BashStateMachine
+    from pse.types.grammar.default_grammars.python import PythonStateMachine
+
+    bash_version = subprocess.run(
+        ["bash", "-c", "echo ${BASH_VERSINFO[0]}.${BASH_VERSINFO[1]}.${BASH_VERSINFO[2]}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    out = []
+    for language, grammar, reference, judge in (
+        (
+            "python",
+            PythonStateMachine.grammar,
+            python_accepts,
+            f"ast.parse {sys.version.split()[0]}",
+        ),
+        ("bash", BashStateMachine.grammar, bash_accepts, f"bash -n {bash_version}"),
+    ):
+        codes = [r["code"] for r in snippets() if ("cpython_parses" in r) == (language == "python")]
+        agree = viable = viable_total = alike = alike_total = wrong = 0
+        for code in codes:
+            accepted = reference(code)
+            verdict = grammar.validate(code, strict=True)
+            agree += verdict == accepted
+            wrong += verdict and not accepted
+            for cut in range(len(code)):
+                prefix = code[:cut]
+                if accepted:
+                    viable_total += 1
+                    viable += grammar.validate(prefix, strict=False)
+                strict = grammar.validate(prefix, strict=True)
+                expected = reference(prefix)
+                alike_total += 1
+                alike += strict == expected
+                wrong += strict and not expected
+                if strict != expected:
+                    print(f"    {language} prefix, reference {expected}: {prefix[-60:]!r}")
+            if verdict != accepted:
+                print(f"    {language} snippet, reference {accepted}: {code[:60]!r}", flush=True)
+        out.append(
+            {
+                "language": language,
+                "reference": judge,
+                "snippets agreeing / total": f"{agree:,} / {len(codes):,}",
+                "prefixes viable / total": f"{viable:,} / {viable_total:,}",
+                "prefixes judged alike / total": f"{alike:,} / {alike_total:,}",
+                "accepted wrongly": wrong,
+            }
+        )
+        print(" ".join(f"{k}={out[-1][k]}" for k in AGREEMENT_COLUMNS), flush=True)
+    return out
+
+
 def print_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
     print("\n| " + " | ".join(columns) + " |")
     print("|" + "---|" * len(columns))
@@ -200,7 +281,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", help="save the table as benchmarks/results/NAME.json")
     parser.add_argument("--completions", action="store_true", help="time shortest completions")
     parser.add_argument("--step", type=int, default=1, help="--completions: every S-th prefix")
+    parser.add_argument("--agreement", action="store_true", help="the snippet agreement table")
     args = parser.parse_args(argv)
+    if args.agreement:
+        rows = agreement_rows()
+        print_table(rows, AGREEMENT_COLUMNS)
+        if args.save:
+            from bench_results import save_table
+
+            save_table(
+                args.save,
+                rows,
+                columns=AGREEMENT_COLUMNS,
+                notes="every snippet of ../shared/data/code-snippets (tree-sitter's test corpora) "
+                "and every prefix of it; a prefix is the text before each character",
+            )
+        return 0
     if args.completions:
         rows = completion_rows(args.step)
         print_table(rows, COMPLETION_COLUMNS)
