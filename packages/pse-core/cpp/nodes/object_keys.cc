@@ -21,6 +21,7 @@ struct Reading {
   bool in_key = false;
   DecodedString key;
   Bits seen;                ///< named keys present
+  std::vector<std::u32string> others_seen;  ///< keys present that are not named
   std::uint32_t count = 0;  ///< pairs present
   Bits allowed;             ///< named keys the next key may be
   bool others_allowed = false;
@@ -129,7 +130,10 @@ class ObjectKeysCheck : public Check {
     if (r.key.pending()) return false;
     const auto it = index_.find(r.key.text);
     if (it == index_.end()) {
-      if (!r.others_allowed) return false;
+      auto& others = r.others_seen;
+      if (!r.others_allowed || std::find(others.begin(), others.end(), r.key.text) != others.end())
+        return false;
+      others.push_back(r.key.text);
     } else {
       if (!r.allowed[it->second]) return false;
       r.seen[it->second] = true;

@@ -2,7 +2,9 @@
 // (checked.h) around an object machine that offers every pair at every
 // position. A state graph that tracks which named properties were seen has
 // one state per set of them (2^n); this check keeps the set in the stepper:
-// a named key appears at most once, the required ones (with the keys that
+// each key appears at most once (a key that is not named too: a JSON parser
+// keeps one of repeated keys, so counting both towards minProperties would
+// pass an object that has fewer), the required ones (with the keys that
 // dependentRequired adds, transitively) are present before the closing brace,
 // no forbidden set is complete, and the pair count stays within
 // minProperties/maxProperties. It masks a key prefix that no allowed key
@@ -29,7 +31,7 @@ struct ObjectKeys {
   std::vector<std::vector<std::uint32_t>> dependent;
   /// Sets of keys that must not all be present.
   std::vector<std::vector<std::uint32_t>> forbidden;
-  /// Whether any key that is not named may appear (any number of them).
+  /// Whether keys that are not named may appear (any number of distinct ones).
   bool others = false;
   std::uint32_t min_properties = 0;
   std::optional<std::uint32_t> max_properties;

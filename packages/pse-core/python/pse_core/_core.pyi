@@ -371,7 +371,7 @@ def object_keys(
     order) whose keys are checked as they arrive: each of ``names`` at most once,
     the ``required`` indices and, transitively, the ``dependent[i]`` of each
     present key before the closing brace, no set of ``forbidden`` complete, keys
-    not named only when ``others``, the pair count within the bounds. A token
+    not named only when ``others`` (each at most once), the pair count within the bounds. A token
     after which no completion is valid is masked (native, no Python per token)."""
 
 def ecma_regex_valid(text: str) -> bool:

@@ -20,6 +20,12 @@ checked before ``}``, and ``minProperties``/``maxProperties`` count pairs.
 
 Keys that are not named go through key automata: not a named key, matching
 (or not) each pattern of ``patternProperties``, satisfying ``propertyNames``.
+An automaton cannot remember them, so where they count towards
+``minProperties`` (at least 2) the graph also goes under the native key
+check, which refuses a repeated one: ``json.loads`` keeps one of repeated
+keys, and counting both would pass an object that has too few. (Elsewhere a
+repeat only makes a count too high: ``maxProperties`` then refuses an object
+that is valid, never passes one that is not.)
 """
 
 from __future__ import annotations
@@ -301,6 +307,8 @@ class _GraphBuilder:
         self.last_required = max(self.required_idx, default=-1)
         mx, mn = self.alt.max_props, self.alt.min_props
         self.cap = mx if mx is not None else mn
+        #: Whether ``build`` gave the graph under the native key check.
+        self.keys_checked = False
 
     # ---- modes
     def build(self) -> StateGraph:
@@ -339,6 +347,12 @@ class _GraphBuilder:
             5: [(ws, 6)],
             6: [(x, 3) for x in pairs],
         }
+        self.keys_checked = True
+        return self.under_key_check(graph, others=bool(self.p.others))
+
+    def under_key_check(self, graph: StateGraph, others: bool) -> StateGraph:
+        """``graph`` under the native check of the keys (``others``: keys that are
+        not named may appear, each once)."""
         dependent = dict(self.alt.dependent)
         checked = object_keys(
             GraphStateMachine(graph),
@@ -347,7 +361,7 @@ class _GraphBuilder:
             required=sorted(self.required_idx),
             dependent=[sorted(self.index[d] for d in dependent.get(n, ())) for n in self.p.names],
             forbidden=[sorted(self.index[n] for n in group) for group in self.alt.forbid_all],
-            others=bool(self.p.others),
+            others=others,
             min_properties=self.alt.min_props,
             max_properties=self.alt.max_props,
         )
@@ -501,11 +515,16 @@ def build_object_graph(comp: Compiler, alt: ObjAlt, pointer: str = "") -> StateG
     pieces = _Pieces(comp, alt, pointer)
     if pieces.impossible:
         return None
-    graph = _GraphBuilder(comp, pieces, comp.options.ordered_properties, pointer).build()
+    builder = _GraphBuilder(comp, pieces, comp.options.ordered_properties, pointer)
+    graph: StateGraph | None = builder.build()
     # Without counts or conditions on key sets, every state reaches the required
     # keys and then "}" (a required key with no value made the object impossible).
     if alt.min_props or alt.max_props is not None or alt.forbid_all or alt.dependent:
-        return without_dead_ends(graph)
+        graph = without_dead_ends(graph)
+    if graph is not None and pieces.extras and alt.min_props > 1 and not builder.keys_checked:
+        # A key that is not named could repeat, and json.loads keeps one of them:
+        # counted twice, it would let minProperties pass on fewer keys.
+        graph = builder.under_key_check(graph, others=True)
     return graph
 
 
