@@ -516,11 +516,12 @@ def build_object_graph(comp: Compiler, alt: ObjAlt, pointer: str = "") -> StateG
     if pieces.impossible:
         return None
     builder = _GraphBuilder(comp, pieces, comp.options.ordered_properties, pointer)
-    graph: StateGraph | None = builder.build()
+    built = builder.build()
+    graph: StateGraph | None = built
     # Without counts or conditions on key sets, every state reaches the required
     # keys and then "}" (a required key with no value made the object impossible).
     if alt.min_props or alt.max_props is not None or alt.forbid_all or alt.dependent:
-        graph = without_dead_ends(graph)
+        graph = without_dead_ends(built)
     if graph is not None and pieces.extras and alt.min_props > 1 and not builder.keys_checked:
         # A key that is not named could repeat, and json.loads keeps one of them:
         # counted twice, it would let minProperties pass on fewer keys.
