@@ -473,14 +473,16 @@ bool accepts_nothing(const StateMachine* root) {
       }
     }
   };
-  // Leaves first (their searches run once), then the rest until nothing changes.
+  // Leaves first (their searches run once), then the rest until nothing
+  // changes, children before parents (`all` lists parents first, so in
+  // reverse): a grammar without recursion settles in one pass and one check.
   for (const StateMachine* n : all)
     if (leaf::is_leaf(n->kind) && evaluate(n)) may.insert(n);
   for (bool changed = true; changed;) {
     changed = false;
-    for (const StateMachine* n : all)
-      if (!leaf::is_leaf(n->kind) && !may.count(n) && evaluate(n)) {
-        may.insert(n);
+    for (auto it = all.rbegin(); it != all.rend(); ++it)
+      if (!leaf::is_leaf((*it)->kind) && !may.count(*it) && evaluate(*it)) {
+        may.insert(*it);
         changed = true;
       }
   }

@@ -8,6 +8,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pse_core._core import minimize_dfa
+from pse_core._core import number_dfa as native_number_dfa
 from pse_core.errors import SchemaError
 
 from pse.automata import number_machine
@@ -99,6 +101,30 @@ def test_against_decimal(case: dict[str, object], text: str) -> None:
         pytest.fail(f"{text} should be accepted")
     elif expected and abs(exponent(text)) <= 1 and not beyond_remainder_budget(case, text):
         pytest.fail(f"{text} should be accepted (small exponent)")
+
+
+@pytest.mark.parametrize("case", CASES)
+@settings(max_examples=60, deadline=None)
+@given(text=LITERAL)
+def test_machine_reads_the_dfa_language(case: dict[str, object], text: str) -> None:
+    """number_machine builds DFA, byte rows and machine in one native call: the
+    machine accepts exactly the literals of number_dfa's automaton."""
+    machine = number_machine(**case)  # type: ignore[arg-type]
+    assert accepts(machine, text) == number_dfa(**case).accepts(text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_number_dfa_is_minimal(case: dict[str, object]) -> None:
+    """The builder minimises its dense table itself: minimising again (the
+    generic range-DFA minimisation) gives the same automaton, numbering included."""
+    dfa = number_dfa(**case)  # type: ignore[arg-type]
+    assert minimize_dfa(dfa.trans, dfa.accepting) == (dfa.trans, dfa.accepting)
+
+
+def test_at_most_one_bound_per_keyword() -> None:
+    bounds = [("1", 6), ("2", 6), ("9", 3), ("8", 1), ("0", 4)]
+    with pytest.raises(ValueError, match="at most 4 bounds"):
+        native_number_dfa(bounds, 0, 1, EXPONENT_LIMIT, 100, 20_000)
 
 
 def test_native_machine() -> None:

@@ -11,9 +11,11 @@
 #include "automata/number_dfa.h"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <map>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 
@@ -120,8 +122,12 @@ struct Remainder {
   std::int32_t cap = 1;
 };
 
+/// At most one comparator per bound keyword (minimum, exclusiveMinimum,
+/// maximum, exclusiveMaximum): fixed in size, so states copy without allocating.
+constexpr std::size_t kMaxBounds = 4;
+
 struct BranchState {
-  std::vector<std::int32_t> cmp;
+  std::array<std::int32_t, kMaxBounds> cmp{};
   bool fraction = false;  // integer part (r) or fraction part (s, f)
   u128 value = 0;
   std::int32_t f = 0;
@@ -142,12 +148,11 @@ struct Branch {
 
   BranchState start() const {
     BranchState s;
-    s.cmp.assign(cmps.size(), Comparator::I(0, 0));
+    std::fill_n(s.cmp.begin(), cmps.size(), Comparator::I(0, 0));
     return s;
   }
 
   bool step(const BranchState& s, int sym, BranchState& out) const {
-    out.cmp.resize(cmps.size());
     for (std::size_t i = 0; i < cmps.size(); ++i) {
       out.cmp[i] = cmps[i].step(s.cmp[i], sym);
       if (cmps[i].dead(out.cmp[i])) return false;
@@ -312,7 +317,10 @@ struct State {
         mix(0xFF);
         continue;
       }
-      for (std::int32_t x : c->cmp) mix(static_cast<std::uint32_t>(x));
+      mix(static_cast<std::uint64_t>(static_cast<std::uint32_t>(c->cmp[0])) << 32 |
+          static_cast<std::uint32_t>(c->cmp[1]));
+      mix(static_cast<std::uint64_t>(static_cast<std::uint32_t>(c->cmp[2])) << 32 |
+          static_cast<std::uint32_t>(c->cmp[3]));
       mix(static_cast<std::uint64_t>(c->value) ^ static_cast<std::uint64_t>(c->value >> 64) * 31);
       mix(static_cast<std::uint64_t>(static_cast<std::uint32_t>(c->f)) << 1 | (c->fraction ? 1 : 0));
     }
@@ -489,28 +497,112 @@ class Builder {
 };
 
 RangeDfa Builder::minimal() const {
+  // Moore refinement on the dense table (15 symbols), then the states renumbered
+  // breadth-first from the start with each row's moves as character ranges:
+  // the same DFA as minimize() (range_dfa.cc) gives for the table as ranges,
+  // without building range rows and string signatures each round.
+  const std::size_t n = trans_.size();
+  std::vector<std::vector<std::int32_t>> back(n);
+  for (std::size_t s = 0; s < n; ++s)
+    for (std::int32_t t : trans_[s])
+      if (t >= 0) back[static_cast<std::size_t>(t)].push_back(static_cast<std::int32_t>(s));
+  // Live: reaches an accepting state (every state is reachable from the start).
+  std::vector<bool> live(n, false);
+  std::vector<std::int32_t> stack;
+  for (std::size_t s = 0; s < n; ++s)
+    if (accepting_[s]) {
+      live[s] = true;
+      stack.push_back(static_cast<std::int32_t>(s));
+    }
+  while (!stack.empty()) {
+    std::size_t t = static_cast<std::size_t>(stack.back());
+    stack.pop_back();
+    for (std::int32_t s : back[t])
+      if (!live[static_cast<std::size_t>(s)]) {
+        live[static_cast<std::size_t>(s)] = true;
+        stack.push_back(s);
+      }
+  }
+  RangeDfa dfa;
+  if (n == 0 || !live[0]) {
+    dfa.transitions.emplace_back();
+    dfa.accepting.push_back(false);
+    return dfa;
+  }
+  using Signature = std::array<std::int32_t, kSymbols + 1>;
+  struct SignatureHash {
+    std::size_t operator()(const Signature& sig) const {
+      std::uint64_t h = 0xcbf29ce484222325ull;
+      for (std::int32_t x : sig) h = (h ^ static_cast<std::uint32_t>(x)) * 0x100000001B3ull;
+      return static_cast<std::size_t>(h ^ (h >> 32));
+    }
+  };
+  std::vector<std::int32_t> cls(n, -1);
+  std::size_t count = 0;
+  {
+    bool has[2] = {false, false};
+    for (std::size_t s = 0; s < n; ++s)
+      if (live[s]) {
+        cls[s] = accepting_[s] ? 1 : 0;
+        has[cls[s]] = true;
+      }
+    count = static_cast<std::size_t>(has[0]) + static_cast<std::size_t>(has[1]);
+  }
+  std::unordered_map<Signature, std::int32_t, SignatureHash> sigs;
+  std::vector<std::int32_t> next(n, -1);
+  while (true) {
+    sigs.clear();
+    sigs.reserve(count * 2);
+    for (std::size_t s = 0; s < n; ++s) {
+      if (!live[s]) continue;
+      Signature sig;
+      sig[kSymbols] = cls[s];
+      for (int c = 0; c < kSymbols; ++c) {
+        std::int32_t t = trans_[s][static_cast<std::size_t>(c)];
+        sig[static_cast<std::size_t>(c)] = t >= 0 && live[static_cast<std::size_t>(t)] ? cls[static_cast<std::size_t>(t)] : -1;
+      }
+      next[s] = sigs.try_emplace(sig, static_cast<std::int32_t>(sigs.size())).first->second;
+    }
+    bool stable = sigs.size() == count;
+    count = sigs.size();
+    cls.swap(next);
+    if (stable) break;
+  }
   std::array<int, kSymbols> by_char;  // symbols in character order
   std::iota(by_char.begin(), by_char.end(), 0);
   std::sort(by_char.begin(), by_char.end(), [](int a, int b) { return kChars[a] < kChars[b]; });
-  RangeDfa dfa;
-  for (std::size_t s = 0; s < trans_.size(); ++s) {
+  std::vector<std::int32_t> rep(count, -1), order(count, -1), queue;
+  for (std::size_t s = 0; s < n; ++s)
+    if (live[s] && rep[static_cast<std::size_t>(cls[s])] < 0)
+      rep[static_cast<std::size_t>(cls[s])] = static_cast<std::int32_t>(s);
+  queue.push_back(cls[0]);
+  order[static_cast<std::size_t>(cls[0])] = 0;
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    std::size_t s = static_cast<std::size_t>(rep[static_cast<std::size_t>(queue[i])]);
     std::vector<std::array<std::int32_t, 3>> row;
     for (int c : by_char) {
       std::int32_t t = trans_[s][static_cast<std::size_t>(c)];
-      std::int32_t ch = kChars[c];
-      if (t < 0) continue;
-      if (!row.empty() && row.back()[1] + 1 == ch && row.back()[2] == t) row.back()[1] = ch;
-      else row.push_back({ch, ch, t});
+      if (t < 0 || !live[static_cast<std::size_t>(t)]) continue;
+      std::size_t tc = static_cast<std::size_t>(cls[static_cast<std::size_t>(t)]);
+      if (order[tc] < 0) {
+        order[tc] = static_cast<std::int32_t>(queue.size());
+        queue.push_back(static_cast<std::int32_t>(tc));
+      }
+      const std::int32_t ch = kChars[c], target = order[tc];
+      if (!row.empty() && row.back()[1] + 1 == ch && row.back()[2] == target) row.back()[1] = ch;
+      else row.push_back({ch, ch, target});
     }
     dfa.transitions.push_back(std::move(row));
     dfa.accepting.push_back(accepting_[s]);
   }
-  return minimize(dfa);
+  return dfa;
 }
 
 }  // namespace
 
 std::optional<RangeDfa> number_dfa(const NumberConstraints& constraints) {
+  if (constraints.bounds.size() > kMaxBounds)
+    throw std::invalid_argument("number_dfa takes at most 4 bounds (one per bound keyword)");
   Builder builder(constraints);
   if (!builder.build()) return std::nullopt;
   return builder.minimal();

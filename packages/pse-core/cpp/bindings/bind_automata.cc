@@ -1,5 +1,7 @@
 #include <nanobind/stl/pair.h>
 
+#include <algorithm>
+
 #include "automata/byte_lowering.h"
 #include "automata/number_dfa.h"
 #include "automata/range_dfa.h"
@@ -66,6 +68,21 @@ std::vector<std::vector<std::int32_t>> code_points(nb::handle names, const char*
     points.push_back(std::move(cps));
   }
   return points;
+}
+
+NumberConstraints number_constraints(const std::vector<std::pair<std::string, unsigned>>& bounds,
+                                     std::uint64_t multiple_p, std::uint64_t multiple_q,
+                                     int exponent_limit, std::uint64_t max_remainders,
+                                     std::size_t max_states, bool negate_multiple) {
+  NumberConstraints nc;
+  for (const auto& [decimal, allowed] : bounds) nc.bounds.push_back({decimal, allowed});
+  nc.multiple_p = multiple_p;
+  nc.multiple_q = multiple_q;
+  nc.negate_multiple = negate_multiple;
+  nc.exponent_limit = exponent_limit;
+  nc.max_remainders = max_remainders;
+  nc.max_states = max_states;
+  return nc;
 }
 
 /// One lowering of a code-point DFA to byte rows, bound as `name`.
@@ -187,14 +204,8 @@ void bind_automata(nb::module_& m) {
       [](const std::vector<std::pair<std::string, unsigned>>& bounds, std::uint64_t multiple_p,
          std::uint64_t multiple_q, int exponent_limit, std::uint64_t max_remainders,
          std::size_t max_states, bool negate_multiple) -> nb::object {
-        NumberConstraints nc;
-        for (const auto& [decimal, allowed] : bounds) nc.bounds.push_back({decimal, allowed});
-        nc.multiple_p = multiple_p;
-        nc.multiple_q = multiple_q;
-        nc.negate_multiple = negate_multiple;
-        nc.exponent_limit = exponent_limit;
-        nc.max_remainders = max_remainders;
-        nc.max_states = max_states;
+        NumberConstraints nc = number_constraints(bounds, multiple_p, multiple_q, exponent_limit,
+                                                  max_remainders, max_states, negate_multiple);
         std::optional<RangeDfa> dfa;
         {
           nb::gil_scoped_release release;
@@ -210,6 +221,31 @@ void bind_automata(nb::module_& m) {
       "2 equal, 4 greater)) and multipleOf = multiple_p / multiple_q (p = 0: none;\n"
       "negate_multiple: values that are not multiples), exponents limited to\n"
       "|x| <= exponent_limit; None past max_states states.");
+  m.def(
+      "number_machine",
+      [](const std::vector<std::pair<std::string, unsigned>>& bounds, std::uint64_t multiple_p,
+         std::uint64_t multiple_q, int exponent_limit, std::uint64_t max_remainders,
+         std::size_t max_states, bool negate_multiple, std::size_t max_rows) -> nb::object {
+        NumberConstraints nc = number_constraints(bounds, multiple_p, multiple_q, exponent_limit,
+                                                  max_remainders, max_states, negate_multiple);
+        const char* failure = nullptr;
+        std::optional<ByteTable> table;
+        {
+          nb::gil_scoped_release release;
+          std::optional<RangeDfa> dfa = number_dfa(nc);
+          if (!dfa) failure = "states";
+          else if (std::none_of(dfa->accepting.begin(), dfa->accepting.end(), [](bool a) { return a; }))
+            failure = "empty";
+          else if (!(table = lower_utf8(*dfa, max_rows))) failure = "rows";
+        }
+        if (failure) return nb::str(failure);
+        return make_dfa_machine(table->cells, std::move(table->accepting), 0);
+      },
+      nb::arg("bounds"), nb::arg("multiple_p"), nb::arg("multiple_q"), nb::arg("exponent_limit"),
+      nb::arg("max_remainders"), nb::arg("max_states"), nb::arg("negate_multiple"), nb::arg("max_rows"),
+      "number_dfa's language as a DfaStateMachine built in one call (the DFA, its UTF-8\n"
+      "rows, the machine), or why not: 'states' (past max_states), 'empty' (no number\n"
+      "qualifies), 'rows' (past max_rows byte rows).");
 }
 
 }  // namespace pse::py

@@ -409,6 +409,21 @@ def number_dfa(
     character ranges; None past ``max_states`` states.
     """
 
+def number_machine(
+    bounds: Sequence[tuple[str, int]],
+    multiple_p: int,
+    multiple_q: int,
+    exponent_limit: int,
+    max_remainders: int,
+    max_states: int,
+    negate_multiple: bool,
+    max_rows: int,
+) -> DfaStateMachine | str:
+    """``number_dfa``'s language as a ``DfaStateMachine`` built in one call (the
+    DFA, its UTF-8 rows, the machine), or why not: ``"states"`` (past
+    ``max_states``), ``"empty"`` (no number qualifies), ``"rows"`` (past
+    ``max_rows`` byte rows)."""
+
 def minimize_dfa(
     transitions: Sequence[Sequence[tuple[int, int, int]]], accepting: Sequence[bool]
 ) -> tuple[list[list[tuple[int, int, int]]], list[bool]]:

@@ -27,10 +27,11 @@ from fractions import Fraction
 
 from pse_core._core import NumberStateMachine, StateMachine
 from pse_core._core import number_dfa as _native_number_dfa
+from pse_core._core import number_machine as _native_number_machine
 from pse_core.errors import SchemaError
 
 from .built_in import built_in
-from .dfa import CpDfa, lower_utf8
+from .dfa import MAX_BYTE_STATES, CpDfa, too_large
 
 EXPONENT_LIMIT = 4
 MAX_REMAINDERS = 100
@@ -82,23 +83,20 @@ def _decimal_text(t: Fraction) -> str:
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
-def number_dfa(
-    *,
-    integer: bool = False,
-    minimum: Number = None,
-    maximum: Number = None,
-    exclusive_minimum: Number = None,
-    exclusive_maximum: Number = None,
-    multiple_of: Number = None,
-    not_multiple: bool = False,
-) -> CpDfa:
-    """Minimal DFA (over ASCII) of the JSON number literals satisfying the constraints.
+NativeArgs = tuple[list[tuple[str, int]], int, int, int, int, int, bool]
 
-    ``not_multiple=True`` negates the divisibility check: the value must *not*
-    be a multiple of ``multiple_of`` (with ``integer=True``, of its least
-    common multiple with 1; ``integer`` alone: not an integer). The values are
-    checked here; the automaton is built natively (``pse_core._core.number_dfa``).
-    """
+
+def _native_args(
+    integer: bool,
+    minimum: Number,
+    maximum: Number,
+    exclusive_minimum: Number,
+    exclusive_maximum: Number,
+    multiple_of: Number,
+    not_multiple: bool,
+) -> NativeArgs:
+    """The constraints checked (``SchemaError`` for bad values) and put as the
+    native builders take them (``number_dfa``, ``number_machine``)."""
     bounds: list[tuple[str, int]] = []
     for value, allowed, keyword in (
         (minimum, _EQUAL | _GREATER, "minimum"),
@@ -131,15 +129,46 @@ def number_dfa(
         raise SchemaError(
             "not_multiple needs multiple_of or integer", code="invalid-schema", keyword="not"
         )
-    built = _native_number_dfa(
-        bounds, p, q, EXPONENT_LIMIT, MAX_REMAINDERS, MAX_STATES, not_multiple
+    return bounds, p, q, EXPONENT_LIMIT, MAX_REMAINDERS, MAX_STATES, not_multiple
+
+
+def _too_many_states(args: NativeArgs) -> SchemaError:
+    return SchemaError(
+        "numeric constraints are too large to compile",
+        code="automaton-too-large",
+        keyword="multipleOf" if args[1] else "maximum",
     )
+
+
+def number_dfa(
+    *,
+    integer: bool = False,
+    minimum: Number = None,
+    maximum: Number = None,
+    exclusive_minimum: Number = None,
+    exclusive_maximum: Number = None,
+    multiple_of: Number = None,
+    not_multiple: bool = False,
+) -> CpDfa:
+    """Minimal DFA (over ASCII) of the JSON number literals satisfying the constraints.
+
+    ``not_multiple=True`` negates the divisibility check: the value must *not*
+    be a multiple of ``multiple_of`` (with ``integer=True``, of its least
+    common multiple with 1; ``integer`` alone: not an integer). The values are
+    checked here; the automaton is built natively (``pse_core._core.number_dfa``).
+    """
+    args = _native_args(
+        integer,
+        minimum,
+        maximum,
+        exclusive_minimum,
+        exclusive_maximum,
+        multiple_of,
+        not_multiple,
+    )
+    built = _native_number_dfa(*args)
     if built is None:
-        raise SchemaError(
-            "numeric constraints are too large to compile",
-            code="automaton-too-large",
-            keyword="multipleOf" if multiple is not None else "maximum",
-        )
+        raise _too_many_states(args)
     trans, accepting = built
     return CpDfa(trans, accepting)
 
@@ -169,21 +198,26 @@ def number_machine(
     if not constrained and not integer:
         return NumberStateMachine()
 
-    def build() -> StateMachine:
-        dfa = number_dfa(
-            integer=integer,
-            minimum=minimum,
-            maximum=maximum,
-            exclusive_minimum=exclusive_minimum,
-            exclusive_maximum=exclusive_maximum,
-            multiple_of=multiple_of,
-            not_multiple=not_multiple,
+    def build() -> StateMachine:  # the DFA, its rows and the machine in one native call
+        args = _native_args(
+            integer,
+            minimum,
+            maximum,
+            exclusive_minimum,
+            exclusive_maximum,
+            multiple_of,
+            not_multiple,
         )
-        if dfa.is_empty():
+        built = _native_number_machine(*args, MAX_BYTE_STATES)
+        if built == "states":
+            raise _too_many_states(args)
+        if built == "empty":
             raise SchemaError(
                 "no number satisfies the constraints", code="unsatisfiable", keyword="minimum"
             )
-        return lower_utf8(dfa, "number").machine(0)
+        if isinstance(built, str):
+            raise too_large("number")
+        return built
 
     if not constrained and not not_multiple:  # type integer alone: built once per process
         return built_in("type", "integer", build)

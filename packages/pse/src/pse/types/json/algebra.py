@@ -133,6 +133,7 @@ def negate_alt(ctx: SchemaContext, alt: Alt, pointer: str) -> list[Alt]:
 def alt_empty(ctx: SchemaContext, alt: Alt, depth: int = 0) -> bool:
     """Whether ``alt`` provably matches nothing (may answer ``False`` when unsure)."""
     if depth > EMPTINESS_DEPTH:
+        ctx.emptiness_cutoffs += 1
         return False
     if isinstance(alt, NumAlt):
         return num_empty(alt)

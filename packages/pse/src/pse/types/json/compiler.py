@@ -19,7 +19,7 @@ from pse.types.boolean import BooleanStateMachine
 from pse.types.json import unique_items
 from pse.types.json.algebra import alt_empty
 from pse.types.json.array_graph import ArrayGraphStateMachine
-from pse.types.json.context import CompileOptions, SchemaContext, recursion_room, too_deep
+from pse.types.json.context import CompileOptions, SchemaContext, too_deep
 from pse.types.json.limits import MAX_DEPTH
 from pse.types.json.machines import (
     AlternativesStateMachine,
@@ -54,6 +54,8 @@ class Compiler:
         self.options = self.ctx.options
         self._memo: dict[Sub, StateMachine] = {}
         self._refs: dict[Sub, RefStateMachine | None] = {}
+        #: The first ``Sub`` compiled with each list of alternatives.
+        self._by_alts: dict[tuple[Alt, ...], Sub] = {}
         self._ws: StateMachine | None = None
         self._ws_pair: StateMachine | None = None
         self.notes: list[str] = []
@@ -109,7 +111,8 @@ class Compiler:
         """The finished grammar, sealed: its recursive references are back-edges and
         the root owns their targets, so the grammar is freed when it is dropped."""
         try:
-            machine = self.compile_sub(frozenset({self.ctx.root_node}))
+            with self.ctx.stack_room():
+                machine = self.compile_sub(frozenset({self.ctx.root_node}))
             seal_grammar(machine)
         finally:
             self.release()
@@ -129,6 +132,15 @@ class Compiler:
         found = self._memo.get(sub)
         if found is not None:
             return found
+        if self.ctx.room_held:
+            return self._compile_new(sub)
+        with self.ctx.stack_room():
+            return self._compile_new(sub)
+
+    def _compile_new(self, sub: Sub) -> StateMachine:
+        """``sub``'s machine, built unless it is being built (a recursion: a
+        ``RefStateMachine``) or another ``Sub`` with the same alternatives has
+        one (a ``$ref`` and its target, equal subschemas): it is shared."""
         if sub in self._refs:
             ref = self._refs[sub]
             if ref is None:
@@ -137,13 +149,13 @@ class Compiler:
             return ref
         if len(self._refs) > MAX_DEPTH:
             raise too_deep(min(node.pointer for node in sub))
+        alts = self.ctx.sub_ir(sub)
+        same = self._by_alts.setdefault(tuple(alts), sub)
+        if same is not sub:
+            return self.compile_sub(same)
         self._refs[sub] = None
         try:
-            if len(self._refs) == 1:
-                with recursion_room():
-                    machine = self.compile_alts(self.ctx.sub_ir(sub))
-            else:
-                machine = self.compile_alts(self.ctx.sub_ir(sub))
+            machine = self.compile_alts(alts)
         finally:
             ref = self._refs.pop(sub, None)
         if ref is not None:

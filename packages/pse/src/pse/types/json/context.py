@@ -17,8 +17,14 @@ from typing import Any
 
 from pse_core.errors import SchemaError
 
+from pse.automata import SUPPORTED_FORMATS
 from pse.types.json.algebra import alt_empty, intersect, negate
-from pse.types.json.limits import FRAMES_PER_LEVEL, MAX_DEPTH, MAX_OBJECT_STATES
+from pse.types.json.limits import (
+    FRAMES_PER_LEVEL,
+    MAX_ALTERNATIVES,
+    MAX_DEPTH,
+    MAX_OBJECT_STATES,
+)
 from pse.types.json.references import (
     References,
     draft_of,
@@ -26,7 +32,7 @@ from pse.types.json.references import (
     registry_documents,
     schema_uri_of,
 )
-from pse.types.json.schema_ir import TRUE, Alt, Node, Scope, Sub, all_alts
+from pse.types.json.schema_ir import TRUE, TYPE_OF, Alt, Node, Scope, Sub, all_alts
 from pse.types.json.schema_keywords import apply_keywords
 from pse.types.json.values import value_alts
 
@@ -91,6 +97,41 @@ def uses_keywords(names: tuple[str, ...], documents: Iterable[Any]) -> bool:
     return False
 
 
+TYPE_RANK = {kind: rank for rank, kind in enumerate(TYPE_OF)}
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def leaf_key(schema: Any) -> tuple[Any, ...] | None:
+    """A key by content for a schema object whose keywords all hold scalars or
+    lists of scalars (``{"type": "string"}``, ``{"enum": [...]}``), with no
+    ``$``-keyword (identifiers, anchors, references) and no ``format`` that
+    is only an annotation (its pointer is listed): such a schema means the
+    same wherever it stands. ``None`` for any other schema. Values are keyed
+    with their types, so ``1``, ``1.0`` and ``true`` differ."""
+    if not isinstance(schema, dict):
+        return None
+    key: list[tuple[Any, ...]] = []
+    for name, value in schema.items():
+        if not isinstance(name, str) or name[:1] == "$" and name != "$comment" or name == "id":
+            return None
+        kind = type(value)
+        if kind is list:
+            if not all(type(x) in _SCALARS for x in value):
+                return None
+            value = tuple((type(x), x) for x in value)
+        elif kind not in _SCALARS or name == "format" and value not in SUPPORTED_FORMATS:
+            return None
+        key.append((name, kind, value))
+    return tuple(key)
+
+
+def by_type(alts: list[Alt]) -> list[Alt]:
+    """``intersect(all_alts(), alts)`` for alternatives as ``SchemaContext.ir``
+    gives them (each already intersected with its type's unconstrained
+    alternative): the distinct ones, ordered by type, each type's in their order."""
+    return sorted(dict.fromkeys(alts), key=lambda alt: TYPE_RANK[type(alt)])
+
+
 @dataclass
 class CompileOptions:
     """Options of one compilation (``schema_to_state_machine`` keyword arguments)."""
@@ -136,6 +177,17 @@ class SchemaContext:
         # instead of building new complements forever.
         self._complements: dict[Sub, Node] = {}
         self._sub_ir: dict[Sub, list[Alt]] = {}
+        #: Leaf schemas by content (``leaf_key``): equal ones share one node, so
+        #: their alternatives and machine are computed once per compilation.
+        self._leaves: dict[tuple[Any, str, Scope, str], Node] = {}
+        #: ``sub_empty``'s answers: the greatest depth an emptiness was proved
+        #: at, or -1 for a sub proved to allow some value.
+        self._empty: dict[Sub, int] = {}
+        #: How often ``alt_empty`` stopped at ``EMPTINESS_DEPTH`` (unsure).
+        self.emptiness_cutoffs = 0
+        #: Whether this compilation holds ``recursion_room`` (entered once, by
+        #: its outermost call, not per schema node).
+        self.room_held = False
         uri = schema_uri_of(self.root)
         if self.options.draft is None:
             self.options.draft = draft_of(uri)
@@ -156,6 +208,19 @@ class SchemaContext:
         root_scope = self.refs.enter((), self.refs.root_base)
         self.root_node = self.node(self.root, self.refs.root_base, "", root_scope)
         self.false_node = self.node(False, "", "")
+
+    @contextmanager
+    def stack_room(self) -> Iterator[None]:
+        """``recursion_room`` for this compilation, entered by the outermost caller only."""
+        if self.room_held:
+            yield
+            return
+        with recursion_room():
+            self.room_held = True
+            try:
+                yield
+            finally:
+                self.room_held = False
 
     # -------------------------------------------------------------- nodes
     def node(self, schema: Any, base: str, pointer: str, scope: Scope = ()) -> Node:
@@ -200,7 +265,14 @@ class SchemaContext:
             )
         base = self.refs.base_of(schema, parent.base)
         scope = parent.scope if base == parent.base else self.refs.enter(parent.scope, base)
-        return frozenset({self.node(schema, base, pointer, scope)})
+        leaf = leaf_key(schema) if not self.options.lenient else None
+        if leaf is None:
+            return frozenset({self.node(schema, base, pointer, scope)})
+        where = (leaf, base, scope, self.dialect_at(parent))
+        found = self._leaves.get(where)
+        if found is None:
+            found = self._leaves[where] = self.node(schema, base, pointer, scope)
+        return frozenset({found})
 
     def declared_at(self, node: Node) -> str:
         """The dialect the document of ``node`` declares (2019-09 apart from 2020-12)."""
@@ -241,12 +313,27 @@ class SchemaContext:
         return all(a in alts for a in all_alts())
 
     def sub_empty(self, sub: Sub, depth: int = 0) -> bool:
-        """Whether ``sub`` provably allows no value (``False`` when unsure)."""
+        """Whether ``sub`` provably allows no value (``False`` when unsure).
+
+        Memoised: the search is monotone in its depth budget (``alt_empty``
+        answers "unsure" past ``EMPTINESS_DEPTH``), so an emptiness proved at
+        ``depth`` holds at every smaller one, and a "no" reached without
+        hitting the depth limit (``emptiness_cutoffs`` unchanged) holds at all."""
+        known = self._empty.get(sub)
+        if known is not None and (known < 0 or depth <= known):
+            return known >= 0
+        cutoffs = self.emptiness_cutoffs
         try:
             alts = self.sub_ir(sub)
         except SchemaError:
+            self._empty[sub] = -1
             return False
-        return all(alt_empty(self, a, depth) for a in alts)
+        empty = all(alt_empty(self, a, depth) for a in alts)
+        if empty:
+            self._empty[sub] = max(depth, known or 0)
+        elif self.emptiness_cutoffs == cutoffs:
+            self._empty[sub] = -1
+        return empty
 
     # ----------------------------------------------------------- declines
     def note_ignored_format(self, fmt: str, pointer: str) -> None:
@@ -268,11 +355,13 @@ class SchemaContext:
         found = self._sub_ir.get(sub)
         if found is not None:
             return found
-        alts = all_alts()
-        for node in sorted(sub, key=lambda n: n.pointer):
-            alts = intersect(alts, self.ir(node), "allOf", node.pointer)
-            if not alts:
-                break
+        alts = by_type(self.ir(next(iter(sub)))) if len(sub) == 1 else None
+        if alts is None or len(alts) > MAX_ALTERNATIVES:  # the latter: intersect raises
+            alts = all_alts()
+            for node in sorted(sub, key=lambda n: n.pointer):
+                alts = intersect(alts, self.ir(node), "allOf", node.pointer)
+                if not alts:
+                    break
         self._sub_ir[sub] = alts
         return alts
 
@@ -292,11 +381,11 @@ class SchemaContext:
             raise too_deep(node.pointer)
         self._in_progress.add(node)
         try:
-            if len(self._in_progress) == 1:
-                with recursion_room():
-                    alts = self._compute(node)
-            else:
+            if self.room_held:
                 alts = self._compute(node)
+            else:
+                with self.stack_room():
+                    alts = self._compute(node)
         finally:
             self._in_progress.discard(node)
         self._ir[node] = alts
@@ -321,7 +410,9 @@ class SchemaContext:
 __all__ = [
     "CompileOptions",
     "SchemaContext",
+    "by_type",
     "recursion_room",
+    "leaf_key",
     "too_deep",
     "uses_keywords",
 ]

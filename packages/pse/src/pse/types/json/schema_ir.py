@@ -200,9 +200,13 @@ class ObjAlt:
 Alt = Union[NullAlt, BoolAlt, NumAlt, StrAlt, ArrAlt, ObjAlt]  # noqa: UP007 (runtime alias, py3.10)
 
 
+_ALL_ALTS: tuple[Alt, ...] = (NullAlt(), BoolAlt(), NumAlt(), StrAlt(), ArrAlt(), ObjAlt())
+
+
 def all_alts() -> list[Alt]:
-    """The ``true`` schema: every type, unconstrained."""
-    return [NullAlt(), BoolAlt(), NumAlt(), StrAlt(), ArrAlt(), ObjAlt()]
+    """The ``true`` schema: every type, unconstrained (a new list of shared,
+    immutable alternatives)."""
+    return list(_ALL_ALTS)
 
 
 TYPE_OF: dict[type, str] = {

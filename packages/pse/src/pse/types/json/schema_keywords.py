@@ -66,9 +66,7 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
         if keyword in DECLINED or (draft7 and is_content):
             ctx.decline(f"{keyword} is not supported", keyword, ptr(node, keyword))
 
-    alts: list[Alt] = all_alts()
-    if "type" in schema:
-        alts = type_alts(node, schema["type"])
+    alts = type_alts(node, schema["type"]) if "type" in schema else all_alts()
     number = number_keywords(node, schema)
     if number is not None:
         alts = narrow(alts, number)
