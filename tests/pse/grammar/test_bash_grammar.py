@@ -176,6 +176,38 @@ CASES = [
     "cat <<A\nA\\\n\nA\n",
     "cat <<A\nA\\\nA\nA\n",
     "cat <<A\nA\\\nA\n",
+    # `time` is a reserved word where a pipeline starts, with its options -p and --
+    "time ls | wc",
+    "time -p ls",
+    "time -p -- ls",
+    "time -- -p",
+    "time -px",
+    "time ! ls",
+    "! time ls",
+    "time time ls",
+    "time if true; then :; fi",
+    "time { ls; }",
+    "time ( ls )",
+    "time ((1))",
+    "time [[ a ]]",
+    "time while true; do :; done",
+    "time f() { :; }",
+    "time x=1 ls",
+    "time >f ls",
+    "time if",
+    "time fi",
+    "time then",
+    "time }",
+    "time &",
+    "time && ls",
+    "time | ls",
+    "time -p if",
+    "time -- if",
+    "if a; then b; elif time if c; then d; fi; then e; fi",
+    "ls | time if",
+    "x=1 time if",
+    "timex; echo time if",
+    "time;",
     "echo a\\\nb",
     "echo 1 \\ 2",
 ]
@@ -287,6 +319,7 @@ NOT_COVERED = {
     "cat <<A <<BB\nABB",  # the same: "ABB" is a line of A's body, which the end of file ends
     "cat <<A <<B\nA",  # the same for B
     "cat <<A\nA\\\nA\n",  # the same: the body's line is "AA"
+    "time;",  # a lone `time` (bash allows one before ";", a newline or the end)
     'then"x"',  # a first word that starts with a reserved word and goes on quoted
 }
 
