@@ -13,6 +13,7 @@ from pse.types.json.array_graph import (
     build_array_graph,
 )
 from pse.types.json.compiler import compiler_for
+from pse.types.json.machines import seal_grammar
 from pse.types.json.schema_ir import ArrAlt
 
 
@@ -40,6 +41,7 @@ class ArraySchemaStateMachine(ArrayGraphStateMachine):
         if graph is None:
             graph = {0: [(comp.compile_alts(list(alts)), "$")]}
         super().__init__(graph, is_optional=is_optional, identifier=identifier)
+        seal_grammar(self)  # a finished grammar of its own (see Compiler.compile_root)
         self.schema = schema
 
 
