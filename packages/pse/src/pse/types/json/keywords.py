@@ -143,7 +143,13 @@ KEYWORDS: tuple[Keyword, ...] = (
         "and no named property matches a pattern",
     ),
     Keyword("propertyNames", P, "on named properties always; on other keys without named ones"),
-    Keyword("minProperties", E, ""),
+    Keyword(
+        "minProperties",
+        E,
+        "a key that is not named counts once: where such keys count towards it (2 or more), "
+        "the object is read under the native key check, which refuses a repeated key "
+        "(`json.loads` keeps one)",
+    ),
     Keyword("maxProperties", E, ""),
     Keyword("dependentRequired", E, "named properties"),
     Keyword("dependencies", E, "both forms: property lists and schemas"),
