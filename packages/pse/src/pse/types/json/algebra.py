@@ -18,6 +18,7 @@ from pse.types.json.limits import EMPTINESS_DEPTH, MAX_ALTERNATIVES
 from pse.types.json.numbers import intersect_num, negate_num, num_empty
 from pse.types.json.objects import intersect_obj, negate_obj, obj_empty
 from pse.types.json.schema_ir import (
+    ALL_ALTS,
     TYPE_OF,
     Alt,
     ArrAlt,
@@ -80,6 +81,31 @@ def intersect(xs: list[Alt], ys: list[Alt], keyword: str, pointer: str) -> list[
                         pointer=pointer,
                     )
     return out
+
+
+TYPE_RANK = {kind: rank for rank, kind in enumerate(TYPE_OF)}
+
+
+def by_type(alts: list[Alt]) -> list[Alt]:
+    """``intersect(all_alts(), alts)`` for alternatives as ``SchemaContext.ir``
+    gives them (each already intersected with its type's unconstrained
+    alternative): the distinct ones, ordered by type, each type's in their order."""
+    return sorted(dict.fromkeys(alts), key=lambda alt: TYPE_RANK[type(alt)])
+
+
+def allows_all(alts: list[Alt]) -> bool:
+    """Whether ``alts`` is ``all_alts()`` as built (its shared alternatives, in order)."""
+    return len(alts) == len(ALL_ALTS) and all(a is b for a, b in zip(alts, ALL_ALTS, strict=True))
+
+
+def intersect_irs(xs: list[Alt], ys: list[Alt], keyword: str, pointer: str) -> list[Alt]:
+    """``intersect`` for ``ys`` computed by ``SchemaContext`` (``sub_ir`` results and
+    their unions): when ``xs`` allows every value, ``ys`` ordered by type."""
+    if allows_all(xs):
+        out = by_type(ys)
+        if len(out) <= MAX_ALTERNATIVES:
+            return out
+    return intersect(xs, ys, keyword, pointer)
 
 
 def union(xs: list[Alt], ys: list[Alt]) -> list[Alt]:
@@ -156,10 +182,14 @@ def disjoint(ctx: SchemaContext, xs: list[Alt], ys: list[Alt]) -> bool:
 
 
 __all__ = [
+    "TYPE_RANK",
+    "allows_all",
     "alt_empty",
+    "by_type",
     "disjoint",
     "intersect",
     "intersect_alt",
+    "intersect_irs",
     "narrow",
     "negate",
     "negate_alt",

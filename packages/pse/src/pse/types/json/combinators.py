@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pse.types.json.algebra import alt_empty, disjoint, intersect, intersect_alt, negate, union
+from pse.types.json.algebra import (
+    alt_empty,
+    disjoint,
+    intersect,
+    intersect_alt,
+    intersect_irs,
+    negate,
+    union,
+)
 from pse.types.json.keywords import BY_NAME, Handling
 from pse.types.json.limits import MAX_ONE_OF_NEGATED
 from pse.types.json.objects import Condition
@@ -33,16 +41,16 @@ def apply_combinators(
         pointer = ptr(node, keyword)
         if keyword == "allOf":
             for i, ir in enumerate(irs):
-                alts = intersect(alts, ir, "allOf", ptr(node, "allOf", i))
+                alts = intersect_irs(alts, ir, "allOf", ptr(node, "allOf", i))
         elif keyword == "anyOf" and ctx.tracks_evaluation:
             alts = intersect(alts, any_of(ctx, irs, pointer), "anyOf", pointer)
         elif keyword == "anyOf":
             merged: list[Alt] = []
             for ir in irs:
                 merged = union(merged, ir)
-            alts = intersect(alts, merged, "anyOf", pointer)
+            alts = intersect_irs(alts, merged, "anyOf", pointer)
         else:
-            alts = intersect(alts, _one_of(ctx, node, irs, alts), "oneOf", pointer)
+            alts = intersect_irs(alts, _one_of(ctx, node, irs, alts), "oneOf", pointer)
     if "not" in schema:
         pointer = ptr(node, "not")
         twice = _double_negation(ctx, node, schema["not"])
@@ -92,7 +100,7 @@ def _double_negation(ctx: SchemaContext, node: Node, inner: Any) -> Sub | None:
 def _one_of(ctx: SchemaContext, node: Node, irs: list[list[Alt]], context: list[Alt]) -> list[Alt]:
     """``oneOf``: a union of disjoint branches (within ``context``), else exact negation."""
     pointer = ptr(node, "oneOf")
-    scoped = [intersect(context, ir, "oneOf", pointer) for ir in irs]
+    scoped = [intersect_irs(context, ir, "oneOf", pointer) for ir in irs]
     pairs_disjoint = all(
         disjoint(ctx, scoped[i], scoped[j])
         for i in range(len(scoped))

@@ -18,7 +18,7 @@ from typing import Any
 from pse_core.errors import SchemaError
 
 from pse.automata import SUPPORTED_FORMATS
-from pse.types.json.algebra import alt_empty, intersect, negate
+from pse.types.json.algebra import alt_empty, by_type, intersect, negate
 from pse.types.json.limits import (
     FRAMES_PER_LEVEL,
     MAX_ALTERNATIVES,
@@ -32,7 +32,7 @@ from pse.types.json.references import (
     registry_documents,
     schema_uri_of,
 )
-from pse.types.json.schema_ir import TRUE, TYPE_OF, Alt, Node, Scope, Sub, all_alts
+from pse.types.json.schema_ir import TRUE, Alt, Node, Scope, Sub, all_alts
 from pse.types.json.schema_keywords import apply_keywords
 from pse.types.json.values import value_alts
 
@@ -97,7 +97,6 @@ def uses_keywords(names: tuple[str, ...], documents: Iterable[Any]) -> bool:
     return False
 
 
-TYPE_RANK = {kind: rank for rank, kind in enumerate(TYPE_OF)}
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
@@ -123,13 +122,6 @@ def leaf_key(schema: Any) -> tuple[Any, ...] | None:
             return None
         key.append((name, kind, value))
     return tuple(key)
-
-
-def by_type(alts: list[Alt]) -> list[Alt]:
-    """``intersect(all_alts(), alts)`` for alternatives as ``SchemaContext.ir``
-    gives them (each already intersected with its type's unconstrained
-    alternative): the distinct ones, ordered by type, each type's in their order."""
-    return sorted(dict.fromkeys(alts), key=lambda alt: TYPE_RANK[type(alt)])
 
 
 @dataclass
@@ -410,7 +402,6 @@ class SchemaContext:
 __all__ = [
     "CompileOptions",
     "SchemaContext",
-    "by_type",
     "recursion_room",
     "leaf_key",
     "too_deep",

@@ -200,13 +200,14 @@ class ObjAlt:
 Alt = Union[NullAlt, BoolAlt, NumAlt, StrAlt, ArrAlt, ObjAlt]  # noqa: UP007 (runtime alias, py3.10)
 
 
-_ALL_ALTS: tuple[Alt, ...] = (NullAlt(), BoolAlt(), NumAlt(), StrAlt(), ArrAlt(), ObjAlt())
+#: The unconstrained alternative of each type (immutable, shared).
+ALL_ALTS: tuple[Alt, ...] = (NullAlt(), BoolAlt(), NumAlt(), StrAlt(), ArrAlt(), ObjAlt())
 
 
 def all_alts() -> list[Alt]:
     """The ``true`` schema: every type, unconstrained (a new list of shared,
     immutable alternatives)."""
-    return list(_ALL_ALTS)
+    return list(ALL_ALTS)
 
 
 TYPE_OF: dict[type, str] = {
@@ -220,6 +221,7 @@ TYPE_OF: dict[type, str] = {
 
 
 __all__ = [
+    "ALL_ALTS",
     "NO_ITEMS",
     "NO_PROPS",
     "TRUE",
