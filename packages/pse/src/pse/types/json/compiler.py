@@ -161,6 +161,7 @@ class Compiler:
         if ref is not None:
             ref.set_target(machine)
             if self._ends_nowhere(machine):
+                seal_grammar(machine)  # its recursion is a cycle: a back-edge once sealed
                 machine = NeverStateMachine()
         self._memo[sub] = machine
         return machine
