@@ -208,6 +208,18 @@ CASES = [
     "x=1 time if",
     "timex; echo time if",
     "time;",
+    # bash reads ";&" and ";;" as operators wherever they are (only a case item takes them)
+    "a ;&>f",
+    "a;&>f b",
+    "a;&>>f",
+    "a; &>f",
+    "a;\n&>f",
+    "for x in a;&>f do :; done",
+    "for ((a;&b;c)); do :; done",
+    "for ((;;)); do :; done",
+    "for ((;;));&>f do :; done",
+    "case x in a) b;&\nesac",
+    "case x in a) b;;&\nesac",
     "echo a\\\nb",
     "echo 1 \\ 2",
 ]

@@ -221,6 +221,11 @@ Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::
     heredoc_start_ = find("HEREDOC_START");
     heredoc_body_ = find("HEREDOC_BODY");
     newline_ = find("_NEWLINE");
+    for (std::size_t i = 0; i < terminals_.size() && semicolon_ < 0; ++i) {
+      const Terminal& t = terminals_[i];
+      if (t.literal && t.role == TermRole::kNormal && t.table[';'] >= 0 && t.accepting[t.table[';']])
+        semicolon_ = static_cast<std::int32_t>(i);
+    }
     if (heredoc_start_ < 0 || terminals_[heredoc_start_].role != TermRole::kNormal ||
         heredoc_body_ < 0 || terminals_[heredoc_body_].role != TermRole::kDeclared || newline_ < 0 ||
         terminals_[newline_].role != TermRole::kNormal)
@@ -390,8 +395,8 @@ bool Grammar::start_nullable() const { return nullable_[~rules_[0].rhs[0]]; }
 std::int32_t Grammar::start_config(const ParseState& ps, std::int32_t prev) const {
   if (!ps.set) return -1;
   // lookup_start() depends on `prev` only through the bytes that extend it
-  // (and, python, whether it is a number).
-  const std::int32_t extends = prev >= 0 ? config(prev).extends_id * 4 + config(prev).number : -1;
+  // (and what may follow it directly, `glue`).
+  const std::int32_t extends = prev >= 0 ? config(prev).extends_id * 4 + config(prev).glue : -1;
   const std::uint64_t last = ps.last_start.load(std::memory_order_acquire);
   if (last && static_cast<std::int32_t>((last >> 32) - 1) == extends)
     return static_cast<std::int32_t>((last & 0xFFFFFFFFull) - 1);
@@ -428,9 +433,10 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
   const std::int32_t expected = base ? base->expected_id : -1;
   const LexConfig* before = prev >= 0 ? &config(prev) : nullptr;
   const auto extends = static_cast<std::uint64_t>(before ? before->extends_id + 1 : 0);
-  const std::uint8_t number = before ? before->number : 0;
+  const std::uint8_t glue = before ? before->glue : 0;
+  const std::uint8_t number = hook_ == Hook::kPython ? glue : 0;
   const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(expected)) << 32) |
-                            extends << 4 | number << 2 | (newline_ok ? 1 : 0) | (absorb ? 2 : 0);
+                            extends << 4 | glue << 2 | (newline_ok ? 1 : 0) | (absorb ? 2 : 0);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = start_configs_.find(key);
@@ -470,6 +476,8 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
         for (auto [t, s] : items) starts = starts || (!(t & kShadow) && term(t).table[b] >= 0);
         if (starts) forbid[b >> 6] |= 1ull << (b & 63);
       }
+    if (hook_ == Hook::kBash && glue)  // `;&` and `;;` are operators of their own
+      for (int b : {'&', ';'}) forbid[b >> 6] |= 1ull << (b & 63);
     // After an ignored lexeme (a blank) the restriction after a number is gone.
     const std::int32_t home = absorb ? intern(number ? candidates(false) : items, {}, true, kSelf) : -1;
     id = home >= 0 && !number && forbid == std::array<std::uint64_t, 4>{}
@@ -587,8 +595,11 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
           const std::int32_t to = term(t).table[static_cast<std::size_t>(s) * 256 + 'e'];
           exponent = exponent && (to < 0 || !term(t).accepting[to]);
         }
-      c.number = exponent ? 2 : 1;
+      c.glue = exponent ? 2 : 1;
     }
+    if (hook_ == Hook::kBash && !c.ignored && semicolon_ >= 0 &&
+        std::find(c.accepted.begin(), c.accepted.end(), semicolon_) != c.accepted.end())
+      c.glue = 1;
   }
   auto mark_moves = [&](const std::vector<std::pair<std::uint16_t, std::int32_t>>& from, bool real_only) {
     for (auto [t, s] : from) {

@@ -121,7 +121,7 @@ struct ParseState : std::enable_shared_from_this<ParseState> {
   SetPtr effective;  ///< python at a line start: `set` after INDENT/DEDENTs for `col`
   HookState hook;
   mutable std::atomic<std::int8_t> finish{-1};  ///< cached can_finish()
-  /// The last start_config() answer: (the previous lexeme's `extends_id` * 4 + `number` + 1)
+  /// The last start_config() answer: (the previous lexeme's `extends_id` * 4 + `glue` + 1)
   /// << 32 | (config + 1); 0: none.
   mutable std::atomic<std::uint64_t> last_start{0};
   /// finish_lexeme() answers (weak: alive while a mask or a stepper holds
@@ -157,10 +157,12 @@ struct LexConfig {
   std::vector<std::uint16_t> accepted;    ///< top-rank terminals of the finished lexeme
   std::int32_t accepted_id = -1;          ///< `accepted`, interned
   bool plain = false;  ///< a real lexeme whose effect depends on `accepted` alone (no heredoc)
-  /// python: the finished lexeme is a number (1), or a decimal one that an `e`
-  /// would take into an exponent without digits yet (2): CPython then ends the
-  /// number before the `e` (`1else`).
-  std::uint8_t number = 0;
+  /// What may follow the finished lexeme directly (nothing between). python: a
+  /// number (1), or a decimal one that an `e` would take into an exponent
+  /// without digits yet (2): CPython then ends the number before the `e`
+  /// (`1else`). bash: the `;` operator (1), which bash reads with a `&` or `;`
+  /// after it as one operator (`;&`, `;;`) wherever it is.
+  std::uint8_t glue = 0;
   std::array<std::atomic<std::int32_t>, 256> next;  ///< -2 unknown, -1 none
   LexConfig();
 };
@@ -269,6 +271,7 @@ class Grammar {
   /// `else` `for` `if` `in` `is` `not` `or`).
   std::vector<std::uint8_t> number_, after_number_;
   void number_rules();
+  std::int32_t semicolon_ = -1;  ///< bash: the literal terminal ";" (-1: none)
   std::int32_t newline_ = -1, indent_ = -1, dedent_ = -1;
   std::int32_t heredoc_start_ = -1, heredoc_body_ = -1;
 
