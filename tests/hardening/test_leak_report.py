@@ -65,6 +65,16 @@ SCHEMAS: list[dict[str, Any]] = [
     {"type": "string", "format": "idn-hostname"},
     {"type": "string", "contentMediaType": "application/json"},
     {"type": "array", "items": {"$ref": "#"}, "maxItems": 3},
+    {  # a recursion with no way out: dropped from the anyOf
+        "anyOf": [{"type": "integer"}, {"$ref": "#/$defs/endless"}],
+        "$defs": {
+            "endless": {
+                "type": "object",
+                "properties": {"next": {"$ref": "#/$defs/endless"}},
+                "required": ["next"],
+            }
+        },
+    },
     {
         "anyOf": [
             {"type": "array", "items": {"const": None}, "minItems": 2, "uniqueItems": True},
