@@ -13,7 +13,15 @@ from typing import Any
 import pytest
 from _support.json_schema import accepts, nested_objects
 from _support.tokenizers import smollm2_tokenizer
-from hardening.promise import LogitSource, check_case, exact_json, run_case, validator
+from hardening.promise import (
+    LogitSource,
+    Outcome,
+    Unjudged,
+    check_case,
+    exact_json,
+    run_case,
+    validator,
+)
 from jsonschema import Draft202012Validator
 from pse_core.errors import SchemaError
 
@@ -268,3 +276,15 @@ def test_a_repeated_undeclared_key_does_not_count_twice(
     assert not accepts(machine, '{"x": 1, "xy": 2, "x": 3}')
     assert check.is_valid({"x": 1, "xy": 2, "xz": 3})
     assert accepts(machine, '{"x": 1, "xy": 2, "xz": 3}')
+
+
+def test_a_huge_exponent_is_not_read_exactly() -> None:
+    """The long fuzz run stalled on an output like ``1e999999999``: the checker
+    read it as an exact int (a billion digits). Past ``MAX_EXACT_EXPONENT`` the
+    output is judged on everything but its schema, at once."""
+    text = "1e999999999"
+    with pytest.raises(Unjudged):
+        exact_json(text)
+    outcome = Outcome(ended=True, accepted=True, text=text, engine_value=json.loads(text))
+    assert check_case(outcome, validator({"type": "integer"}), None) == []
+    assert exact_json("1e1000") == 10**1000
