@@ -85,11 +85,12 @@ def too_deep(pointer: str) -> SchemaError:
 
 def uses_keywords(names: tuple[str, ...], documents: Iterable[Any]) -> bool:
     """Whether any schema object in ``documents`` has one of the keywords ``names``."""
+    wanted = frozenset(names)
     stack = list(documents)
     while stack:
         value = stack.pop()
         if isinstance(value, dict):
-            if any(k in value for k in names):
+            if not wanted.isdisjoint(value):
                 return True
             stack.extend(value.values())
         elif isinstance(value, list):

@@ -145,6 +145,22 @@ def registry_documents(registry: Any) -> dict[str, Any]:
     return documents
 
 
+#: A JSON pointer as ``References._index`` keeps it: the text, or (the parent's
+#: pointer, a token, an optional second token), spelt out by ``_spelt``.
+_Where = str | tuple[Any, str, str | None]
+
+
+def _spelt(where: _Where) -> str:
+    """The JSON pointer text of ``where``."""
+    tokens: list[str] = []
+    while not isinstance(where, str):
+        where, first, second = where
+        if second is not None:
+            tokens.append(escape_pointer(second))
+        tokens.append(escape_pointer(first))
+    return where + "".join(f"/{token}" for token in reversed(tokens))
+
+
 class References:
     """The resources and anchors of one compilation, and ``$ref`` resolution.
 
@@ -206,42 +222,43 @@ class References:
     def _index(self, schema: Any, base: str, pointer: str, recursive: bool) -> None:
         """Record the resources and anchors below ``schema`` (depth first, in
         document order; iterative, so any nesting depth is indexed);
-        ``recursive``: the document is read as 2019-09 (``$recursiveAnchor``)."""
+        ``recursive``: the document is read as 2019-09 (``$recursiveAnchor``).
+        A child's pointer is kept as (parent, token, token) and spelt out only
+        where a resource or anchor records it."""
         if recursive and isinstance(schema, dict) and schema.get("$recursiveAnchor") is True:
             self._recursive.add(self.base_of(schema, base))
-        stack: list[tuple[Any, str, str]] = [(schema, base, pointer)]
+        stack: list[tuple[Any, str, _Where]] = [(schema, base, pointer)]
         while stack:
-            schema, base, pointer = stack.pop()
+            schema, base, where = stack.pop()
             if isinstance(schema, list):
-                stack += reversed([(x, base, f"{pointer}/{i}") for i, x in enumerate(schema)])
+                stack += reversed([(x, base, (where, str(i), None)) for i, x in enumerate(schema)])
                 continue
             if not isinstance(schema, dict):
                 continue
             sid = self.schema_id(schema)
             if sid is not None and not sid.startswith("#"):
                 base = join_uri(base, sid).split("#", 1)[0]
-                self._resources[base] = (schema, pointer)
+                self._resources[base] = (schema, _spelt(where))
                 if recursive and schema.get("$recursiveAnchor") is True:
                     self._recursive.add(base)
             elif sid is not None and sid.startswith("#") and len(sid) > 1:
-                self._anchors[join_uri(base, sid)] = (schema, base, pointer)
+                self._anchors[join_uri(base, sid)] = (schema, base, _spelt(where))
             dynamic = schema.get("$dynamicAnchor") if self.draft == "2020-12" else None
             if isinstance(dynamic, str):  # also a plain anchor
-                self._anchors[f"{base}#{dynamic}"] = (schema, base, pointer)
+                self._anchors[f"{base}#{dynamic}"] = (schema, base, _spelt(where))
                 self._dynamic.setdefault(base, {})[dynamic] = f"{base}#{dynamic}"
             anchor = schema.get("$anchor")
             if isinstance(anchor, str):
-                self._anchors[f"{base}#{anchor}"] = (schema, base, pointer)
-            if pointer == "":
-                self._resources.setdefault(base, (schema, pointer))
-            children: list[tuple[Any, str, str]] = []
+                self._anchors[f"{base}#{anchor}"] = (schema, base, _spelt(where))
+            if where == "":
+                self._resources.setdefault(base, (schema, ""))
+            children: list[tuple[Any, str, _Where]] = []
             for key, value in schema.items():
                 if key in SCHEMA_MAPS and isinstance(value, dict):
                     for name, sub in value.items():
-                        here = f"{pointer}/{escape_pointer(key)}/{escape_pointer(name)}"
-                        children.append((sub, base, here))
+                        children.append((sub, base, (where, key, name)))
                 elif key in SCHEMA_PLACES:
-                    children.append((value, base, f"{pointer}/{escape_pointer(key)}"))
+                    children.append((value, base, (where, key, None)))
             stack += reversed(children)
 
     def enter(self, scope: Scope, resource: str) -> Scope:
