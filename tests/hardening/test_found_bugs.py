@@ -23,6 +23,7 @@ from hardening.promise import (
     validator,
 )
 from jsonschema import Draft202012Validator
+from pse_core._core import StateMachine
 from pse_core.errors import SchemaError
 
 from pse import StructuringEngine
@@ -288,3 +289,15 @@ def test_a_huge_exponent_is_not_read_exactly() -> None:
     outcome = Outcome(ended=True, accepted=True, text=text, engine_value=json.loads(text))
     assert check_case(outcome, validator({"type": "integer"}), None) == []
     assert exact_json("1e1000") == 10**1000
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+def test_a_few_undeclared_keys_are_listed(ordered: bool) -> None:
+    """Under the key check alone, ``{"a": 1, "a`` could only close as a repeated
+    key (a dead end); a key language of a few words is listed as optional named
+    properties instead, each at most once."""
+    schema = {"type": "object", "propertyNames": {"enum": ["a", "b"]}, "minProperties": 2}
+    machine = schema_to_state_machine(schema, ordered_properties=ordered)
+    steppers = StateMachine.advance_all_basic(machine.get_steppers(), '{"a": 1, "a')
+    assert not any(not s.remaining_input for s in steppers)
+    assert accepts(machine, '{"a": 1, "b": 2}')

@@ -138,6 +138,7 @@ FINITE: list[tuple[dict[str, Any], str]] = [
         "[0",
     ),
     ({"type": "object", "required": ["a", "b"], "maxProperties": 1}, '{"a"'),
+    ({"type": "object", "propertyNames": {"enum": ["a", "b"]}, "minProperties": 3}, '{"a"'),
     (
         {
             "type": "object",

@@ -135,6 +135,46 @@ def _string_dfa_of(comp: Compiler, sub: Sub, pointer: str) -> CpDfa | None:
     return result
 
 
+#: Undeclared keys listed one by one (as optional named properties) when their
+#: language has at most this many words: each then appears at most once, as
+#: JSON objects need, with no native check and no dead end.
+MAX_LISTED_KEYS = 64
+
+
+def _finite_words(dfa: CpDfa, limit: int) -> list[str] | None:
+    """The words of ``dfa`` when there are at most ``limit`` (else ``None``)."""
+    live = [bool(a) for a in dfa.accepting]
+    changed = True
+    while changed:  # states from which a word ends
+        changed = False
+        for state, moves in enumerate(dfa.trans):
+            if not live[state] and any(live[t] for _, _, t in moves):
+                live[state] = changed = True
+    words: list[str] = []
+    path: set[int] = set()
+
+    def walk(state: int, prefix: str) -> bool:
+        if state in path or len(words) > limit:
+            return False  # a loop through live states: infinitely many words
+        path.add(state)
+        if dfa.accepting[state]:
+            words.append(prefix)
+        for lo, hi, target in dfa.trans[state]:
+            if not live[target]:
+                continue
+            if hi - lo >= limit:
+                return False
+            for cp in range(lo, hi + 1):
+                if not walk(target, prefix + chr(cp)):
+                    return False
+        path.discard(state)
+        return True
+
+    if not live[0] or not walk(0, ""):
+        return None
+    return words if len(words) <= limit else None
+
+
 class _Pieces:
     """The named pairs, the classes of other keys and the closing conditions of one object."""
 
@@ -245,13 +285,20 @@ class _Pieces:
                 dfa = exclude_literals(dfa, self.names)
                 if dfa.is_empty():
                     continue
+                words = _finite_words(dfa, MAX_LISTED_KEYS)
+                if words is not None:  # a few keys: named, so each appears once
+                    self.names += words
+                    self.pairs += [PairStateMachine(w, name_machine(w), ws, value) for w in words]
+                    continue
                 try:
                     key = lower_key(dfa, "patternProperties")
                 except SchemaError as exc:
                     raise comp.reraise(exc, "patternProperties", pointer) from exc
             out.append(PairStateMachine(None, key_machine=key, value_machine=value, whitespace=ws))
-        if names_dfa is None and not (dropped and out):
-            self.others = bool(out)  # the regions left cover every key that is not named
+        if not out:
+            self.others = False  # no key that is not named may appear
+        elif names_dfa is None and not dropped:
+            self.others = True  # the regions left cover every key that is not named
         return out
 
     def _pattern_regions(
