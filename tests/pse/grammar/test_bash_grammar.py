@@ -236,6 +236,16 @@ CASES = [
     "dox() { :; }",
     "done_() { :; }",
     "a-b() { :; }",
+    # a subscript pairs its brackets, as bash counts them
+    "a[x[1]",
+    "then[x[1]=2 -n ",
+    "a[x[1]] b",
+    "a[x[1]=2",
+    "a[x[1]]=2",
+    "x[1]=2 a[b[c]",
+    'a["x y"]=1',
+    "a=([x[1]]=2)",
+    "a=([x[1]=2)",
     "echo a\\\nb",
     "echo 1 \\ 2",
 ]
