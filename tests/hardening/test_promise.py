@@ -30,7 +30,12 @@ hypothesis_jsonschema = pytest.importorskip("hypothesis_jsonschema")
 FUZZ = settings(
     max_examples=40,
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    # filter_too_much: hypothesis-jsonschema filters its own draws (seed 6 failed on it)
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
     phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
 )
 BUDGETS = st.none() | st.integers(1, 60)
