@@ -28,6 +28,7 @@ KEYWORDS = (
     "minContains",
     "maxContains",
 )
+_KEYWORD_SET = frozenset(KEYWORDS)
 
 
 # ----------------------------------------------------------------- algebra
@@ -81,7 +82,7 @@ def arr_empty(ctx: SchemaContext, alt: ArrAlt, depth: int) -> bool:
 
 def array_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> ArrAlt | None:
     """The array constraint of one schema object (``None``: none)."""
-    if not any(k in schema for k in KEYWORDS):
+    if _KEYWORD_SET.isdisjoint(schema):
         return None
     prefix: tuple[Sub, ...] = ()
     items: Sub = TRUE

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from pse.types.json.compiler import Compiler
 
 KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+_KEYWORD_SET = frozenset(KEYWORDS)
 
 
 # ------------------------------------------------------------------- maths
@@ -151,6 +152,8 @@ def _ptr(node: Node, keyword: str) -> str:
 def number_keywords(node: Node, schema: dict[str, Any]) -> NumAlt | None:
     """The numeric constraint of one schema object (``None``: none; an empty
     alternative when the bounds contradict each other)."""
+    if _KEYWORD_SET.isdisjoint(schema):
+        return None
     bounds = NumAlt()
     if "minimum" in schema:
         lo = to_decimal(schema["minimum"], "minimum", _ptr(node, "minimum"))

@@ -33,6 +33,7 @@ KEYWORDS = (
     "dependencies",
     "dependentSchemas",
 )
+_KEYWORD_SET = frozenset(KEYWORDS)
 
 #: A conditional subschema: (key, schema the object must satisfy when it has
 #: ``key``, keyword, pointer).
@@ -150,7 +151,7 @@ def object_keywords(
 ) -> tuple[ObjAlt | None, list[Condition]]:
     """The object constraint of one schema object (``None``: none) and its
     conditional subschemas (``dependentSchemas``, schema-valued ``dependencies``)."""
-    if not any(k in schema for k in KEYWORDS):
+    if _KEYWORD_SET.isdisjoint(schema):
         return None, []
     props_schema = schema.get("properties", {})
     if not isinstance(props_schema, dict):

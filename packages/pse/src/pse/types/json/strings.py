@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from pse.types.json.context import SchemaContext
 
 KEYWORDS = ("minLength", "maxLength", "pattern", "format")
+#: Every keyword ``string_keywords`` reads (draft 7's content keyword included).
+_READ = frozenset((*KEYWORDS, "contentMediaType"))
 
 #: The formats JSON Schema 2020-12 defines: those not compiled are refused.
 STANDARD_FORMATS = frozenset(
@@ -171,6 +173,8 @@ def content_format(schema: dict[str, Any]) -> str | None:
 
 def string_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> StrAlt | None:
     """The string constraint of one schema object (``None``: none)."""
+    if _READ.isdisjoint(schema):
+        return None
     s = StrAlt()
     lo = count(node, schema, "minLength")
     hi = count(node, schema, "maxLength")
