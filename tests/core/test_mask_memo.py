@@ -5,7 +5,16 @@ afresh, and editing a machine in use must not serve a stale mask."""
 from __future__ import annotations
 
 import numpy as np
-from pse_core._core import Engine, PhraseStateMachine, StateMachine, Vocabulary, fill_masks
+from pse_core._core import (
+    CharacterStateMachine,
+    Engine,
+    LoopStateMachine,
+    PhraseStateMachine,
+    StateMachine,
+    StringStateMachine,
+    Vocabulary,
+    fill_masks,
+)
 
 from .conftest import json_grammar, real_vocab
 
@@ -16,11 +25,9 @@ def fill(engine: Engine) -> tuple[int, bytes]:
     return allowed, bits.tobytes()
 
 
-def test_remembered_masks_equal_fresh_ones() -> None:
+def assert_remembered_masks_equal_fresh_ones(machine: StateMachine, text: str) -> None:
     tok, vocab = real_vocab()
-    text = '{"id":1042,"tags":["a","bc"],"ok":true,"score":97.25,"n":{"x":null,"y":[]}}'
     ids = tok.encode(text, add_special_tokens=False)
-    machine = json_grammar()
     engine = Engine(vocab)
     walks: list[list[tuple[int, bytes]]] = []
     for _ in range(3):  # the same machine again: later walks recall every mask
@@ -40,6 +47,36 @@ def test_remembered_masks_equal_fresh_ones() -> None:
         for token_id in ids[:step]:
             fresh.consume_token(token_id)
         assert fill(fresh) == walks[0][2 * step], f"step {step}"
+
+
+def test_remembered_masks_equal_fresh_ones() -> None:
+    text = '{"id":1042,"tags":["a","bc"],"ok":true,"score":97.25,"n":{"x":null,"y":[]}}'
+    assert_remembered_masks_equal_fresh_ones(json_grammar(), text)
+
+
+def chain(*machines: StateMachine) -> StateMachine:
+    return StateMachine({i: [(m, i + 1)] for i, m in enumerate(machines)}, 0, [len(machines)])
+
+
+def test_positions_that_differ_only_in_counts_past_their_bounds() -> None:
+    """The memo keys a string's count, a character run's and an unbounded loop's
+    only as far as the mask can tell them apart (the room a bound leaves within
+    one token; a loop count below its minimum): the middle tokens of a long
+    string and the items of an array past its minimum share a key. Bounded
+    strings, runs and loops near their bounds must still get their own masks."""
+    words = ["lorem", "ipsum dolor", "sit amet consectetur", "adipiscing elit sed"]
+    for low, high in ((0, -1), (3, -1), (0, 5), (2, 4)):
+        run = CharacterStateMachine("abcdegilmnoprstu ", char_min=1, char_limit=24)
+        item = chain(PhraseStateMachine('"'), run, PhraseStateMachine('"'))
+        items = LoopStateMachine(item, low, high, PhraseStateMachine(","))
+        text = "[" + ",".join(f'"{words[i % 4]}"' for i in range(high if high > 0 else 7)) + "]"
+        assert_remembered_masks_equal_fresh_ones(
+            chain(PhraseStateMachine("["), items, PhraseStateMachine("]")), text
+        )
+    long_text = " ".join(words * 3)
+    for low, high in ((None, None), (40, None), (None, 200), (len(long_text), len(long_text))):
+        strings = LoopStateMachine(StringStateMachine(low, high), 1, 3, PhraseStateMachine(","))
+        assert_remembered_masks_equal_fresh_ones(strings, f'"{long_text}","{long_text}"')
 
 
 def test_an_edited_machine_is_not_served_a_remembered_mask(synthetic_vocab: Vocabulary) -> None:

@@ -201,7 +201,7 @@ bool Engine::fill_remembered_mask(std::uint32_t* out, std::size_t words, MaskSta
   if (words < need || sharing_ != Sharing::kParallel || !masker_) return false;
   MaskMemo::Result structure;
   MaskMemo& memo = masker_->memo();
-  if (!memo.prepare(paths_) || !memo.recall(out, words, structure)) return false;
+  if (!memo.prepare(paths_, vocab->span()) || !memo.recall(out, words, structure)) return false;
   status = finish_mask(*vocab, whitelist_ids_, out, structure);
   return true;
 }
@@ -214,7 +214,7 @@ MaskStatus Engine::fill_mask(std::uint32_t* out, std::size_t words) {
   if (!masker_) masker_ = std::make_shared<MaskComputer>(*vocab, *scratch_);
   MaskMemo::Result structure;
   MaskMemo& memo = masker_->memo();
-  const bool memoize = sharing_ == Sharing::kParallel && memo.prepare(paths_);
+  const bool memoize = sharing_ == Sharing::kParallel && memo.prepare(paths_, vocab->span());
   if (!memoize || !memo.recall(out, words, structure)) {
     std::fill(out, out + words, 0u);
     scratch_->reset();

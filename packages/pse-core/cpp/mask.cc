@@ -23,7 +23,7 @@ void MaskMemo::forget_masks() {
   bytes_ = 0;
 }
 
-bool MaskMemo::prepare(const std::vector<PathPtr>& paths) {
+bool MaskMemo::prepare(const std::vector<PathPtr>& paths, std::uint32_t span) {
   const std::uint64_t edits = machine_edits.load(std::memory_order_relaxed);
   if (edits != edits_) {
     forget();
@@ -39,15 +39,21 @@ bool MaskMemo::prepare(const std::vector<PathPtr>& paths) {
     for (const Frame* f = p->top; f; f = f->parent) {
       if (f->kind == Kind::kExternal || f->kind == Kind::kGrammar || f->kind == Kind::kLexer)
         return false;
+      std::uint64_t local = f->local;
+      if (leaf::is_leaf(f->kind)) {
+        local = leaf::canonical(f->kind, *f->node, local, span);
+      } else if (f->kind == Kind::kLoop && f->node->max_count == UINT32_MAX) {
+        local = std::min<std::uint64_t>(local, f->node->min_count);
+      }
       key_.push_back(reinterpret_cast<std::uintptr_t>(f->node));
       key_.push_back(static_cast<std::uint64_t>(f->kind) | std::uint64_t{f->flags} << 8 |
                      std::uint64_t{static_cast<std::uint32_t>(f->state)} << 32);
       key_.push_back(static_cast<std::uint32_t>(f->target));
-      key_.push_back(f->local);
+      key_.push_back(local);
     }
     key_.push_back(0);  // no node is at address 0: ends one stack
-    hash_ = (hash_ ^ (p->top ? p->top->hash : 0)) * 0x9E3779B97F4A7C15ull;
   }
+  for (std::uint64_t word : key_) hash_ = (hash_ ^ word) * 0x9E3779B97F4A7C15ull + (hash_ >> 29);
   return true;
 }
 
@@ -77,14 +83,17 @@ void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result res
   if (!dense) {
     s.sparse.reserve(result.count);
     std::size_t w = 0;
-    for (; w + 2 <= words; w += 2) {  // a pair of words at a time: most are zero
-      std::uint64_t pair;
-      std::memcpy(&pair, bits + w, sizeof pair);
-      for (; pair; pair &= pair - 1)
-        s.sparse.push_back(static_cast<std::int32_t>(w * 32 + __builtin_ctzll(pair)));
+    for (; w + 8 <= words; w += 8) {  // eight words at a time: most are zero
+      std::uint64_t quad[4];
+      std::memcpy(quad, bits + w, sizeof quad);
+      if (!(quad[0] | quad[1] | quad[2] | quad[3])) continue;
+      for (std::size_t k = 0; k < 4; ++k)
+        for (std::uint64_t pair = quad[k]; pair; pair &= pair - 1)
+          s.sparse.push_back(static_cast<std::int32_t>((w + 2 * k) * 32 + __builtin_ctzll(pair)));
     }
-    for (std::uint32_t word = w < words ? bits[w] : 0; word; word &= word - 1)
-      s.sparse.push_back(static_cast<std::int32_t>(w * 32 + __builtin_ctz(word)));
+    for (; w < words; ++w)
+      for (std::uint32_t word = bits[w]; word; word &= word - 1)
+        s.sparse.push_back(static_cast<std::int32_t>(w * 32 + __builtin_ctz(word)));
   } else {
     s.dense.assign(bits, bits + words);
   }
@@ -165,6 +174,14 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       if (!checked(p, u, depth)) external(p, u);
       continue;
     }
+    if (u != 0 && nodes_[u].end - u <= kWalkNodes && p->kind != Kind::kLexer) {
+      Arena::Mark m = arena_.mark();
+      Positions* below = nullptr;
+      ByteSet takes{};
+      walk(p, u, p->state, p->local, depth, below, takes);
+      arena_.rewind(m);
+      continue;
+    }
     const MaskEntry& e = entry(*p, u);
     if (!e.dense.empty()) {
       or_words(bits_, e.dense.data(), words);
@@ -177,7 +194,9 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
     Arena::Mark m = arena_.mark();
     Positions& below = level(2 * depth);
     rt_.closure(rt_.pop(p), below);
+    const ByteSet takes = first_bytes(below);
     for (std::uint8_t b : e.exit_bytes) {
+      if (!((takes[b >> 6] >> (b & 63)) & 1)) continue;
       Positions& stepped = level(2 * depth + 1);
       rt_.advance(below, b, stepped);
       if (stepped.empty()) continue;
@@ -188,6 +207,49 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       }
     }
     arena_.rewind(m);
+  }
+}
+
+MaskComputer::ByteSet MaskComputer::first_bytes(const Positions& set) {
+  // Phrases (separators, brackets, keys: most positions after a value) say
+  // their next byte outright; any other leaf may take any byte here.
+  ByteSet takes{};
+  for (const Frame* q : set) {
+    if (q->done()) continue;
+    if (q->kind != Kind::kPhrase || !q->node->is_case_sensitive)
+      return {~0ull, ~0ull, ~0ull, ~0ull};
+    if (q->local >= q->node->phrase.size()) continue;
+    const auto b = static_cast<std::uint8_t>(q->node->phrase[q->local]);
+    takes[b >> 6] |= std::uint64_t{1} << (b & 63);
+  }
+  return takes;
+}
+
+void MaskComputer::walk(const Frame* p, std::uint32_t u, std::int32_t state, std::uint64_t local,
+                        std::size_t depth, Positions*& below, ByteSet& takes) {
+  for (std::uint32_t c = u + 1; c < nodes_[u].end; c = nodes_[c].end) {
+    std::int32_t s = state;
+    std::uint64_t l = local;
+    if (!leaf::step(p->kind, *p->node, s, l, nodes_[c].byte)) continue;
+    mark(c);
+    if (nodes_[c].end == c + 1) continue;
+    if (leaf::accepting(p->kind, *p->node, s, l))
+      for (std::uint32_t d = c + 1; d < nodes_[c].end; d = nodes_[d].end) {
+        // The rest of the token after the leaf ends goes to the stack below.
+        if (!below) {
+          below = &level(2 * depth);
+          rt_.closure(rt_.pop(p), *below);
+          takes = first_bytes(*below);
+        }
+        const std::uint8_t b = nodes_[d].byte;
+        if (!((takes[b >> 6] >> (b & 63)) & 1)) continue;
+        Positions& stepped = level(2 * depth + 1);
+        rt_.advance(*below, b, stepped);
+        if (stepped.empty()) continue;
+        mark(d);
+        if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
+      }
+    walk(p, c, s, l, depth, below, takes);
   }
 }
 

@@ -5,6 +5,7 @@
 // cache answers again: no token is walked byte by byte.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
@@ -21,8 +22,13 @@ namespace pse {
 /// Whole masks of positions an engine has filled before. A mask is a function
 /// of the structure of the stacks it starts from, so the key is every frame of
 /// every path's stack (node, kind, state, target, local, flags) and a hit
-/// copies the mask once. Stacks holding pointers to outside state (grammar
-/// parse states, Python steppers) are never remembered. The keys point at
+/// copies the mask once. A frame's `local` enters as far as the mask can tell
+/// it apart: a leaf's as its mask-cache key has it (a string's count only as
+/// the room its bounds leave within one token), a loop's count only below its
+/// minimum when it has no maximum; so the middle tokens of one string, or the
+/// items of an array after its minimum, share one key. Stacks holding
+/// pointers to outside state (grammar parse states, Python steppers) are
+/// never remembered. The keys point at
 /// nodes of the machines in `owners_`, held alive here; a path on another
 /// machine, or an edit to any machine in use (`machine_edits`), starts over.
 /// A mask with few tokens is kept as their list the first time; a dense one
@@ -37,9 +43,9 @@ class MaskMemo {
     std::size_t count = 0;  ///< bits set
     bool finished = false;  ///< some position has finished
   };
-  /// Key the tops of `paths`; false (nothing to recall or remember) when they
-  /// cannot be remembered.
-  bool prepare(const std::vector<PathPtr>& paths);
+  /// Key the tops of `paths` (`span`: the longest token, in bytes); false
+  /// (nothing to recall or remember) when they cannot be remembered.
+  bool prepare(const std::vector<PathPtr>& paths, std::uint32_t span);
   /// Write the mask of the prepared key to `out` (`words` words) if known.
   bool recall(std::uint32_t* out, std::size_t words, Result& result) const;
   /// Remember `bits` (`words` words) as the mask of the prepared key.
@@ -69,6 +75,7 @@ class MaskMemo {
 /// entries (looked up without the shared cache's lock) persist between calls.
 class MaskComputer {
  public:
+  using ByteSet = std::array<std::uint64_t, 4>;
   MaskComputer(const Vocabulary& vocab, Arena& scratch)
       : vocab_(vocab), nodes_(vocab.trie().nodes()), rt_(scratch, false), arena_(scratch) {}
 
@@ -81,12 +88,23 @@ class MaskComputer {
  private:
   /// Tokens below trie node `u` that continue the canonical positions `set`.
   void explore(std::uint32_t u, const Positions& set, std::size_t depth);
+  /// Below a trie node with at most kWalkNodes nodes under it, a leaf's tokens
+  /// are walked here: a mask-cache entry costs more to look up (and to build
+  /// on a first walk) than these few steps.
+  static constexpr std::uint32_t kWalkNodes = 16;
+  /// Tokens below trie node `u` that leaf position `p` (in `state`, `local`)
+  /// continues; `below`: the positions after `p` ends, closed when first
+  /// needed, and `takes` their first_bytes.
+  void walk(const Frame* p, std::uint32_t u, std::int32_t state, std::uint64_t local,
+            std::size_t depth, Positions*& below, ByteSet& takes);
   void external(const Frame* f, std::uint32_t u);
   /// The mask of a native checked node's stepper `f`; false for other externals.
   bool checked(const Frame* f, std::uint32_t u, std::size_t depth);
   /// The exits of a lexer leaf: one stack below per state the lexeme ended in.
   void lexer_exits(const Frame* p, const MaskEntry& e, std::size_t depth);
   void mark(std::uint32_t node);
+  /// Bytes some position of `set` may take next (a superset).
+  static ByteSet first_bytes(const Positions& set);
   Positions& level(std::size_t depth);
   const MaskEntry& entry(const Frame& leaf, std::uint32_t root);
 

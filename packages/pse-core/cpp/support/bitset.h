@@ -3,6 +3,8 @@
 // compiled twice, for the baseline and for AVX2 + POPCNT, and the loader picks
 // the variant the CPU supports: baseline x86-64 has no popcount instruction,
 // and the library call it falls back to cost more than the rest of the mask.
+// Counting also has an AVX-512 variant (vector popcount), taken where the CPU
+// has it.
 #pragma once
 
 #include <cstddef>
