@@ -8,7 +8,9 @@
 Sources: ``hypothesmith.from_grammar()`` and ``hypothesmith.from_node()`` (Python),
 ``bash_scripts()`` (Bash, ``tests/_support/program_generators.py``), and the programs of
 ``../shared/data/code-snippets`` (``python_snippets``, ``bash_snippets``: their edits reach
-constructs the generators do not write). For each generated program
+constructs the generators do not write), and token soups (``python_soups``, ``bash_soups``:
+glued or blank-separated tokens, mostly invalid; each one the grammar accepts as complete must
+be one the reference accepts). For each generated program
 the reference accepts (and that avoids the documented gaps: CR, non-ASCII), the grammar must
 accept it and every prefix of it non-strictly; for ``K`` edits of each program, the grammar
 must not accept as complete an edit the reference rejects. Unlike the CI-sized tests in
@@ -42,7 +44,7 @@ for extra in (ROOT / "tests", ROOT / "benchmarks"):
 
 import hypothesmith  # noqa: E402
 from _support.code_reference import bash_accepts, python_accepts  # noqa: E402
-from _support.program_generators import bash_scripts, mutants  # noqa: E402
+from _support.program_generators import bash_scripts, mutants, token_soups  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -54,6 +56,7 @@ COLUMNS = [
     "programs",
     "reference accepts",
     "grammar accepts",
+    "accepted wrongly",
     "prefixes checked",
     "prefixes rejected",
     "edits",
@@ -86,7 +89,12 @@ def run_source(
     @given(data=st.data(), code=strategy)
     def check(data: st.DataObject, code: str) -> None:
         row["programs"] += 1
-        if "\r" in code or not code.isascii() or not reference(code):
+        if "\r" in code or not code.isascii():
+            return
+        if not reference(code):
+            if grammar.validate(code, strict=True):
+                row["accepted wrongly"] += 1
+                failures.append(f"accepted wrongly: {code!r}")
             return
         row["reference accepts"] += 1
         if not grammar.validate(code, strict=True):
@@ -321,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
         "bash_scripts": ("bash", bash_scripts(), bash, bash_accepts),
         "python_snippets": ("python", snippet_programs("python"), python, python_accepts),
         "bash_snippets": ("bash", snippet_programs("bash"), bash, bash_accepts),
+        "python_soups": ("python", token_soups("python"), python, python_accepts),
+        "bash_soups": ("bash", token_soups("bash"), bash, bash_accepts),
     }
     rows = [
         run_source(language, name, strategy, grammar, reference, args.examples, args.mutants)

@@ -6,6 +6,10 @@ valid by construction; ``bash -n`` still judges each one. ``mutants(text)``: sma
 program (a character deleted, inserted, replaced or duplicated, from the characters syntax
 hangs on), to look for texts the grammar accepts and the reference rejects.
 
+``token_soups(language)``: a few tokens of the language (keywords, numbers, strings, operators,
+words), each glued to the next or separated by a blank: mostly invalid texts, where a grammar
+that lexes differently from the reference shows (``1as``, ``time if``, ``a ;&>f``).
+
 Used by ``tests/pse/grammar_properties`` (CI-sized) and ``benchmarks/bench_grammar_properties.py``
 (long runs).
 """
@@ -183,3 +187,29 @@ def mutants(draw: st.DrawFn, text: str) -> str:
         return text[: at + 1] + text[at:]
     char = draw(st.sampled_from(list(SYNTAX_CHARACTERS)))
     return text[:at] + char + text[at + (edit == "replace") :]
+
+
+SOUP_TOKENS = {
+    "python": [
+        *["1", "0", "00", "1.", ".5", "1e5", "1_0", "0x1f", "0o7", "0b1", "1j", "1e", "07"],
+        *["and", "or", "not", "in", "is", "if", "else", "for", "as", "from", "async", "await"],
+        *["lambda", "yield", "None", "import", "return", "match", "case", "_", "x", "e"],
+        *["'a'", "b'c'", "f'd'", "rb'f'", "f'{x}'", '"""h"""'],
+        *["+", "*", "**", "<", "==", ".", ",", ":", "=", ":=", "(", ")", "[", "]", "{", "}"],
+        *[";", "...", "\\\n", "#c\n", "\n", "!"],
+    ],
+    "bash": [
+        *["echo", "a", "x=1", "if", "then", "else", "fi", "for", "in", "do", "done", "while"],
+        *["case", "esac", "{", "}", "(", ")", "((", "))", "[[", "]]", "$(", "$((", "${x", "`"],
+        *["'", '"', "\\", ";", ";;", "&", "&&", "||", "|", "!", "<", ">", "<<<", "2>", "&>"],
+        *["#", "\n", "=", "==", "*", "[", "]", "$x", "~", "function", "f()", "time", "-p"],
+        *["x[1]=2", "a=(", "${x:-y}", "$'a'"],
+    ],
+}
+
+
+@st.composite
+def token_soups(draw: st.DrawFn, language: str) -> str:
+    """One to seven tokens of ``language``, each followed by a blank or by nothing."""
+    tokens = draw(st.lists(st.sampled_from(SOUP_TOKENS[language]), min_size=1, max_size=7))
+    return "".join(token + draw(st.sampled_from(["", " "])) for token in tokens)
