@@ -204,13 +204,16 @@ def main() -> int:
 
     deadline = None if args.minutes is None else started + 60 * args.minutes
     batch = 0
-    while counts["cases"] < args.cases and (
-        deadline is None or time.monotonic() < deadline
-    ):  # batches of 50 examples: it may overshoot a little
-        if args.seed is not None:  # a new seed per batch: otherwise each batch repeats
-            seed(args.seed * 1_000_003 + batch)(one)
-        one()
-        batch += 1
+    try:  # Ctrl-C (SIGINT) stops the run and still prints what it found
+        while counts["cases"] < args.cases and (
+            deadline is None or time.monotonic() < deadline
+        ):  # batches of 50 examples: it may overshoot a little
+            if args.seed is not None:  # a new seed per batch: otherwise each batch repeats
+                seed(args.seed * 1_000_003 + batch)(one)
+            one()
+            batch += 1
+    except KeyboardInterrupt:
+        print("\ninterrupted")
     minutes = (time.monotonic() - started) / 60
     print(
         f"\n{counts['cases']} cases in {minutes:.1f} min: "
