@@ -25,12 +25,16 @@ if TYPE_CHECKING:
     from pse.types.json.context import SchemaContext
 
 KEYWORDS = ("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
+#: The keywords ``apply_combinators`` acts on (``then``/``else`` only with ``if``).
+_APPLIED = frozenset(("allOf", "anyOf", "oneOf", "not", "if"))
 
 
 def apply_combinators(
     ctx: SchemaContext, node: Node, schema: dict[str, Any], alts: list[Alt]
 ) -> list[Alt]:
     """``alts`` under the schema's ``allOf``, ``anyOf``, ``oneOf``, ``not`` and ``if``."""
+    if _APPLIED.isdisjoint(schema):
+        return alts
     for keyword in ("allOf", "anyOf", "oneOf"):
         if keyword not in schema:
             continue

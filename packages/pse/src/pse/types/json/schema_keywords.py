@@ -48,6 +48,10 @@ NEWER_KEYWORDS: dict[str, frozenset[str]] = {
 }
 
 
+#: The keywords the loop over a schema's keywords may decline.
+_REFUSABLE = frozenset((*DECLINED, "contentMediaType", "contentEncoding"))
+
+
 def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> list[Alt]:
     """The alternatives of one schema object."""
     dialect = ctx.dialect_at(node)
@@ -59,12 +63,13 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
         # Draft 7: $ref overrides every sibling keyword.
         return ref_alts(ctx, node, schema["$ref"])
 
-    for keyword in schema:
-        is_content = keyword in ("contentMediaType", "contentEncoding")
-        if is_content and draft7 and content_format(schema) is not None:
-            continue
-        if keyword in DECLINED or (draft7 and is_content):
-            ctx.decline(f"{keyword} is not supported", keyword, ptr(node, keyword))
+    if not _REFUSABLE.isdisjoint(schema):
+        for keyword in schema:
+            is_content = keyword in ("contentMediaType", "contentEncoding")
+            if is_content and draft7 and content_format(schema) is not None:
+                continue
+            if keyword in DECLINED or (draft7 and is_content):
+                ctx.decline(f"{keyword} is not supported", keyword, ptr(node, keyword))
 
     alts = type_alts(node, schema["type"]) if "type" in schema else all_alts()
     number = number_keywords(node, schema)
