@@ -188,7 +188,7 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
     } else {
       for (std::int32_t id : e.sparse) bits_[id >> 5] |= 1u << (id & 31);
     }
-    if (!e.lexer_exits.empty()) lexer_exits(p, e, depth);
+    if (!e.lexer_groups.empty()) lexer_exits(p, e, depth);
     if (e.exit_bytes.empty()) continue;
     // The rest of a token after the leaf ends goes to the stack below it.
     Arena::Mark m = arena_.mark();
@@ -254,9 +254,9 @@ void MaskComputer::walk(const Frame* p, std::uint32_t u, std::int32_t state, std
 }
 
 void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t depth) {
-  // Exits come sorted by end state, then bytes the lexeme cannot take, then
-  // bytes it can (where only positions after the grammar continue), by byte.
-  const auto& exits = e.lexer_exits;
+  // Exits come in groups by end state; in a group, bytes the lexeme cannot
+  // take, then bytes it can (where only positions after the grammar go on).
+  const auto& exits = e.lexer_nodes;
   const Frame* grammar = p->parent;
   auto after_grammar = [&](Positions& positions) {  // where the grammar has ended and a parent goes on
     Positions after;
@@ -268,6 +268,12 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
     }
     positions.swap(after);
   };
+  // Every position made here stands below the trie root (runtime.h `finals`).
+  struct Finals {
+    Runtime& rt;
+    bool was;
+    ~Finals() { rt.finals = was; }
+  } finals{rt_, std::exchange(rt_.finals, false)};
   // What follows the grammar does not depend on its parse: a byte that would
   // extend the lexeme is tested once against the grammar frame popped as it
   // is, so that end states whose exits no parent can take cost no parser step.
@@ -275,14 +281,14 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
   std::array<std::int8_t, 256> follows;
   follows.fill(-1);
   const Arena::Mark start = arena_.mark();
-  if (std::any_of(exits.begin(), exits.end(), [](const auto& x) { return x.extends; })) {
+  if (std::any_of(e.lexer_groups.begin(), e.lexer_groups.end(),
+                  [](const auto& g) { return g.extends < g.end; })) {
     rt_.closure(rt_.pop(rt_.with(grammar, grammar->state, grammar->local, grammar->flags | kConsumed,
                                  grammar->hist)),
                 ended);
     after_grammar(ended);
   }
   auto follows_grammar = [&](std::uint8_t byte) {
-    if (ended.empty()) return false;
     if (follows[byte] < 0) {
       Arena::Mark m = arena_.mark();
       Positions stepped;
@@ -292,46 +298,50 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
     }
     return follows[byte] == 1;
   };
-  for (std::size_t i = 0; i < exits.size();) {
-    std::size_t j = i;
-    while (j < exits.size() && exits[j].state == exits[i].state && exits[j].local == exits[i].local) ++j;
-    if (exits[i].extends) {
+  for (const MaskEntry::LexerGroup& g : e.lexer_groups) {
+    const std::uint32_t end = ended.empty() ? g.extends : g.end;
+    if (g.begin == g.extends) {  // every exit here needs a parent after the grammar
       bool taken = false;
-      for (std::size_t k = i; k < j && !taken && !ended.empty(); ++k)
-        taken = follows_grammar(nodes_[exits[k].node].byte);
-      if (!taken) {
-        i = j;
-        continue;
-      }
+      for (std::uint32_t k = g.begin; k < end && !taken; ++k) taken = follows_grammar(nodes_[exits[k]].byte);
+      if (!taken) continue;
     }
     Arena::Mark m = arena_.mark();
     Positions& below = level(2 * depth);
-    rt_.closure(rt_.pop(rt_.with(p, exits[i].state, exits[i].local, p->flags | kConsumed, p->hist)),
-                below);
-    bool after_only = false;
-    while (i < j) {
-      if (exits[i].extends && !after_only) {
-        after_only = true;
+    rt_.closure(rt_.pop(rt_.with(p, g.state, g.local, p->flags | kConsumed, p->hist)), below);
+    for (std::uint32_t i = g.begin; i < end;) {
+      const bool extends = i >= g.extends;
+      if (i == g.extends) {
         after_grammar(below);
-        if (below.empty()) {
-          i = j;
-          break;
+        if (below.empty()) break;
+      }
+      const std::uint8_t byte = nodes_[exits[i]].byte;
+      const std::uint32_t stop = extends ? end : g.extends;
+      std::uint32_t k = i;
+      while (k < stop && nodes_[exits[k]].byte == byte) ++k;  // [i, k): exits before `byte`
+      if (!extends || follows_grammar(byte)) {
+        // Tokens that end with this byte need only a position that takes it
+        // (a leaf stepped stays in the closure); the closure, and the parser
+        // steps where the byte ends a lexeme, only where tokens go on.
+        bool on = false;
+        for (std::uint32_t x = i; x < k && !on; ++x) on = nodes_[exits[x]].end > exits[x] + 1;
+        Positions& stepped = level(2 * depth + 1);
+        if (on) {
+          rt_.advance(below, byte, stepped);
+        } else {
+          for (const Frame* q : below)
+            if (const Frame* s = rt_.step(q, byte)) {
+              stepped.push_back(s);
+              break;
+            }
         }
+        if (!stepped.empty())
+          for (std::uint32_t x = i; x < k; ++x) {
+            const std::uint32_t d = exits[x];
+            mark(d);
+            if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
+          }
       }
-      const std::uint8_t byte = nodes_[exits[i].node].byte;
-      const bool extends = exits[i].extends;
-      if (extends && !follows_grammar(byte)) {
-        while (i < j && nodes_[exits[i].node].byte == byte) ++i;
-        continue;
-      }
-      Positions& stepped = level(2 * depth + 1);
-      rt_.advance(below, byte, stepped);
-      for (; i < j && nodes_[exits[i].node].byte == byte && exits[i].extends == extends; ++i) {
-        if (stepped.empty()) continue;
-        std::uint32_t d = exits[i].node;
-        mark(d);
-        if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
-      }
+      i = k;
     }
     arena_.rewind(m);
   }

@@ -20,7 +20,13 @@ struct Builder {
   const TrieMap& trie;
   std::vector<std::int32_t> inside;
   std::array<std::vector<std::uint32_t>, 256> exits;
-  std::vector<MaskEntry::LexerExit> lexer_exits;
+  struct LexerExit {
+    std::int32_t state;
+    std::uint64_t local;
+    std::uint32_t node;
+    bool extends;
+  };
+  std::vector<LexerExit> lexer_exits;
 
   void walk(std::uint32_t u, std::int32_t state, std::uint64_t local) {
     for (std::uint32_t c = u + 1; c < nodes[u].end; c = nodes[c].end) child(c, state, local);
@@ -199,7 +205,7 @@ void MaskCache::prepare(const TrieMap& trie, std::size_t vocab_size) {
 
 std::size_t MaskEntry::bytes() const {
   return dense.size() * 4 + sparse.size() * 4 + exit_offsets.size() * 4 + exit_nodes.size() * 4 +
-         exit_bytes.size() + lexer_exits.size() * sizeof(LexerExit);
+         exit_bytes.size() + lexer_groups.size() * sizeof(LexerGroup) + lexer_nodes.size() * 4;
 }
 
 std::size_t MaskCache::KeyHash::operator()(const Key& k) const {
@@ -322,7 +328,17 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
       if (nodes[x.node].byte != nodes[y.node].byte) return nodes[x.node].byte < nodes[y.node].byte;
       return x.node < y.node;
     });
-    entry->lexer_exits = std::move(b.lexer_exits);
+    const auto& lexer = b.lexer_exits;
+    for (std::size_t i = 0; i < lexer.size(); ++i) {
+      if (i == 0 || lexer[i].state != lexer[i - 1].state || lexer[i].local != lexer[i - 1].local) {
+        const auto at = static_cast<std::uint32_t>(i);
+        entry->lexer_groups.push_back({lexer[i].state, lexer[i].local, at, at, at});
+      }
+      MaskEntry::LexerGroup& g = entry->lexer_groups.back();
+      g.extends += !lexer[i].extends;
+      ++g.end;
+      entry->lexer_nodes.push_back(lexer[i].node);
+    }
     exits = std::move(b.exits);
   }
   std::size_t total = 0;

@@ -50,6 +50,11 @@ class Runtime {
 
   /// Text offset of the next byte; frames and histories record it.
   std::uint32_t offset = 0;
+  /// Whether closures ask a consumed grammar at the root if its text may end
+  /// there (parser steps). A mask turns it off below the trie root, where a
+  /// finished position takes no byte and the lexer leaf beside it already
+  /// ends the token.
+  bool finals = true;
 
   /// A fresh frame for `node` on top of `parent`.
   /// `raw`: the node's own kind even when an external stepper overrides it.

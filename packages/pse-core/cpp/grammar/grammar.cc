@@ -5,6 +5,7 @@
 #include <cstring>
 #include <iterator>
 #include <string_view>
+#include <unordered_set>
 
 #include "pse_core/errors.h"
 #include "pse_core/limits.h"
@@ -76,14 +77,18 @@ LexConfig::LexConfig() {
   for (auto& n : next) n.store(-2, std::memory_order_relaxed);
 }
 
-/// Builds one Earley set: prediction, completion (Aycock-Horspool for
-/// nullable nonterminals), then the lookup tables.
 /// Scratch buffers of the set builder, reused by each thread.
 struct BuildScratch {
   std::vector<std::uint8_t> predicted;
   std::vector<std::uint32_t> table;
+  std::vector<std::int32_t> seeds;
 };
 
+/// Builds one Earley set. Its items fall in two parts: the kernel (items that
+/// began in an earlier set: scanned, completed, or advanced over a nullable
+/// nonterminal, Aycock-Horspool) and the predictions (items that begin here).
+/// The predictions depend only on the nonterminals the kernel waits on (its
+/// seeds): Grammar::prediction() makes them once per seed set.
 struct EarleyBuilder {
   const Grammar& g;
   std::shared_ptr<EarleySet> s = std::make_shared<EarleySet>();
@@ -96,16 +101,12 @@ struct EarleyBuilder {
     thread_local BuildScratch scratch;
     scratch.predicted.assign(nonterminals, 0);
     scratch.table.assign(256, 0);
+    scratch.seeds.clear();
     return scratch;
   }
 
+  /// A kernel item, unless already present.
   void add(const Item& it) {
-    if (it.dot == 0) {
-      // A prediction: `predicted` already makes it unique, and no other
-      // step makes an item with the dot at 0.
-      s->items.push_back(it);
-      return;
-    }
     const ItemKey key{it.rule, it.dot, it.origin};
     std::size_t mask = table.size() - 1, i = ItemHash{}(key) & mask;
     for (; table[i]; i = (i + 1) & mask) {
@@ -126,26 +127,28 @@ struct EarleyBuilder {
     }
   }
 
+  /// Predict nonterminal `a` here (once).
+  void seed(std::int32_t a) {
+    if (predicted[a]) return;
+    predicted[a] = 1;
+    scratch.seeds.push_back(a);
+  }
+
   SetPtr run() {
     for (std::size_t i = 0; i < s->items.size(); ++i) {
-      if (s->items.size() > limits::kMaxEarleyItems)
-        throw GrammarError("an Earley set grew past " + std::to_string(limits::kMaxEarleyItems) +
-                           " items (limits.kMaxEarleyItems): the grammar is too ambiguous");
+      if (s->items.size() > limits::kMaxEarleyItems) too_many();
       const Item it = s->items[i];
       const Rule& r = g.rules_[it.rule];
       if (it.dot < r.rhs.size()) {
         std::int32_t sym = r.rhs[it.dot];
         if (sym >= 0) continue;
-        const auto a = static_cast<std::size_t>(~sym);
-        if (!predicted[a]) {
-          predicted[a] = 1;
-          for (std::uint32_t k : g.rules_of_[a]) add(Item{k, 0, s.get()});
-        }
-        if (g.nullable_[a]) add(Item{it.rule, it.dot + 1, it.origin});
+        seed(~sym);
+        if (g.nullable_[~sym]) add(Item{it.rule, it.dot + 1, it.origin});
         continue;
       }
+      // A kernel item began before this set: its completion advances the
+      // items of its origin that wait on its left side.
       const EarleySet* o = it.origin;
-      if (o == s.get()) continue;  // an empty completion: the prediction step advanced it
       auto lo = std::lower_bound(o->waiting.begin(), o->waiting.end(),
                                  std::pair<std::int32_t, std::uint32_t>{r.lhs, 0});
       for (; lo != o->waiting.end() && lo->first == r.lhs; ++lo) {
@@ -153,8 +156,9 @@ struct EarleyBuilder {
         add(Item{w.rule, w.dot + 1, w.origin});
       }
     }
+    const auto kernel = static_cast<std::uint32_t>(s->items.size());
     std::vector<std::uint16_t> expected;
-    for (std::uint32_t i = 0; i < s->items.size(); ++i) {
+    for (std::uint32_t i = 0; i < kernel; ++i) {
       const Item& it = s->items[i];
       const Rule& r = g.rules_[it.rule];
       if (it.dot < r.rhs.size()) {
@@ -165,14 +169,79 @@ struct EarleyBuilder {
         s->complete = true;
       }
     }
-    std::sort(s->waiting.begin(), s->waiting.end());
+    std::sort(scratch.seeds.begin(), scratch.seeds.end());
+    const std::shared_ptr<const Prediction> predicted_here = g.prediction(scratch.seeds);
+    const Prediction& p = *predicted_here;
+    if (kernel + p.items.size() > limits::kMaxEarleyItems) too_many();
+    s->items.reserve(kernel + p.items.size());
+    for (auto [rule, dot] : p.items) s->items.push_back(Item{rule, dot, s.get()});
+    s->complete = s->complete || p.complete;
+    const std::size_t mid = s->waiting.size();
+    for (auto [nt, i] : p.waiting) s->waiting.emplace_back(nt, kernel + i);
+    std::sort(s->waiting.begin(), s->waiting.begin() + static_cast<std::ptrdiff_t>(mid));
+    std::inplace_merge(s->waiting.begin(), s->waiting.begin() + static_cast<std::ptrdiff_t>(mid),
+                       s->waiting.end());
     std::sort(expected.begin(), expected.end());
+    const std::size_t own = expected.size();
+    expected.insert(expected.end(), p.expected.begin(), p.expected.end());
+    std::inplace_merge(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(own), expected.end());
     expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
     s->expected_id = g.intern_expected(expected);
     s->expected = std::move(expected);
     return s;
   }
+
+  [[noreturn]] static void too_many() {
+    throw GrammarError("an Earley set grew past " + std::to_string(limits::kMaxEarleyItems) +
+                       " items (limits.kMaxEarleyItems): the grammar is too ambiguous");
+  }
 };
+
+std::shared_ptr<const Prediction> Grammar::prediction(const std::vector<std::int32_t>& seeds) const {
+  std::string key(reinterpret_cast<const char*>(seeds.data()), seeds.size() * sizeof(std::int32_t));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = predictions_.find(key);
+    if (found != predictions_.end()) return found->second;
+  }
+  // The closure of the seeds under prediction, with the dots advanced over
+  // nullable nonterminals: items (rule, dot) that all begin in the set.
+  auto p = std::make_shared<Prediction>();
+  std::vector<std::uint8_t> predicted(rules_of_.size(), 0);
+  std::unordered_set<std::uint64_t> advanced;  // (rule, dot > 0) pairs made
+  auto predict = [&](std::int32_t a) {
+    if (predicted[a]) return;
+    predicted[a] = 1;
+    for (std::uint32_t k : rules_of_[a]) p->items.emplace_back(k, 0);
+  };
+  for (std::int32_t a : seeds) predict(a);
+  for (std::size_t i = 0; i < p->items.size(); ++i) {
+    if (p->items.size() > limits::kMaxEarleyItems) EarleyBuilder::too_many();
+    const auto [rule, dot] = p->items[i];
+    const Rule& r = rules_[rule];
+    if (dot < r.rhs.size()) {
+      const std::int32_t sym = r.rhs[dot];
+      if (sym >= 0) {
+        p->expected.push_back(static_cast<std::uint16_t>(sym));
+        continue;
+      }
+      predict(~sym);
+      p->waiting.emplace_back(~sym, static_cast<std::uint32_t>(i));
+      if (nullable_[~sym] && advanced.insert(static_cast<std::uint64_t>(rule) << 32 | (dot + 1)).second)
+        p->items.emplace_back(rule, dot + 1);
+    } else if (rule == 0) {
+      p->complete = true;
+    }
+  }
+  std::sort(p->waiting.begin(), p->waiting.end());
+  std::sort(p->expected.begin(), p->expected.end());
+  p->expected.erase(std::unique(p->expected.begin(), p->expected.end()), p->expected.end());
+  std::lock_guard<std::mutex> lock(mutex_);
+  // Seed sets are few (the sets of a grammar share them); past the bound the
+  // memo starts over.
+  if (predictions_.size() >= kMaxPredictions) predictions_.clear();
+  return predictions_.try_emplace(std::move(key), std::move(p)).first->second;
+}
 
 Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::int32_t start,
                  std::int32_t nonterminals, std::vector<std::string> nonterminal_names, Hook hook)
@@ -315,7 +384,7 @@ std::int32_t Grammar::intern_expected(std::vector<std::uint16_t> terms) const {
 
 SetPtr Grammar::initial_set() const {
   EarleyBuilder b{*this};
-  b.add(Item{0, 0, b.s.get()});
+  b.seed(start_);  // the augmented start: rule 0 begins here
   return b.run();
 }
 

@@ -99,6 +99,15 @@ struct EarleySet {
 /// (the body is read raw; unquoted, a backslash-newline joins two lines).
 constexpr std::uint8_t kHeredocDash = 1, kHeredocQuoted = 2;
 
+/// The items an Earley set predicts from its seeds (grammar.cc EarleyBuilder):
+/// (rule, dot) pairs whose origin is the set itself.
+struct Prediction {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> items;
+  std::vector<std::pair<std::int32_t, std::uint32_t>> waiting;  ///< (nonterminal, index in items), sorted
+  std::vector<std::uint16_t> expected;                          ///< terminals, sorted
+  bool complete = false;                                        ///< the start rule completes here
+};
+
 /// Context of the lexer hooks.
 struct HookState {
   /// python: indentation levels, measured with tab stops of 8 (`indents`, `col`)
@@ -242,6 +251,8 @@ class Grammar {
   std::uint16_t heredoc_terminal(const std::string& delimiter, std::uint8_t flags) const;
   static bool is_token(TermRole role) { return role == TermRole::kNormal || role == TermRole::kHeredoc; }
   std::int32_t intern_expected(std::vector<std::uint16_t> terms) const;
+  /// The predictions of an Earley set whose kernel waits on `seeds` (sorted), made once.
+  std::shared_ptr<const Prediction> prediction(const std::vector<std::int32_t>& seeds) const;
   /// python: NAME shadows the literal terminals whose texts a NAME can go on from.
   void bound_keywords(std::int32_t name);
   SetPtr initial_set() const;
@@ -284,6 +295,8 @@ class Grammar {
   mutable std::mutex mutex_;  ///< guards interning (configs, expected lists)
   mutable std::unordered_map<std::string, std::int32_t> config_ids_;
   mutable std::unordered_map<std::string, std::int32_t> expected_ids_;
+  static constexpr std::size_t kMaxPredictions = 1u << 16;
+  mutable std::unordered_map<std::string, std::shared_ptr<const Prediction>> predictions_;  ///< by seeds
   mutable std::unordered_map<std::string, std::int32_t> extends_ids_;
   mutable std::unordered_map<std::string, std::int32_t> accepted_ids_;
   mutable std::unordered_map<std::uint64_t, std::int32_t> start_configs_;

@@ -29,14 +29,17 @@ struct MaskEntry {
   std::vector<std::uint32_t> exit_nodes;
   std::vector<std::uint8_t> exit_bytes;  ///< bytes with at least one exit
   /// Lexer leaves (grammars): what the parser receives depends on the state
-  /// the lexeme ended in, so their exits carry it, grouped by that state.
-  struct LexerExit {
+  /// the lexeme ended in, so their exits come in groups by that state.
+  struct LexerGroup {
     std::int32_t state;
     std::uint64_t local;
-    std::uint32_t node;
-    bool extends;  ///< the lexeme could take this byte: only a parent may exit here
+    /// lexer_nodes[begin, end): trie nodes `d` such that the lexeme may end
+    /// just before d's byte, by byte; from `extends` on, the lexeme could
+    /// take that byte, so only a parent after the grammar may exit there.
+    std::uint32_t begin, extends, end;
   };
-  std::vector<LexerExit> lexer_exits;
+  std::vector<LexerGroup> lexer_groups;
+  std::vector<std::uint32_t> lexer_nodes;
   std::size_t bytes() const;
 };
 
