@@ -231,7 +231,7 @@ class _Digits(StateMachine):
 @pytest.mark.parametrize(
     ("structure", "text", "why"),
     [
-        (_Digits(), "7", "Python-defined steppers"),
+        (_Digits, "7", "Python-defined steppers"),
         ({"type": "array", "items": {"type": "string"}, "uniqueItems": True}, "[", "uniqueItems"),
     ],
     ids=["python-stepper", "native-check"],
@@ -240,7 +240,8 @@ def test_unenforceable_budget_warns_once(smollm2: Any, structure: Any, text: str
     """A budget over a structure with no known completion (Python-defined steppers, a
     native check such as uniqueItems) cannot be enforced: say so, once per engine."""
     engine = StructuringEngine(smollm2)
-    engine.configure(structure)
+    # The machine is built here: held as a parameter, it would stay alive at exit.
+    engine.configure(structure() if isinstance(structure, type) else structure)
     assert engine.completion_token_ids() is None
     token = smollm2.convert_tokens_to_ids(text)
     scores = np.zeros(engine.vocab_size, dtype=np.float32)
@@ -253,3 +254,27 @@ def test_unenforceable_budget_warns_once(smollm2: Any, structure: Any, text: str
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         choose_token(engine, scores, lambda s: int(np.argmax(s)), budget=5)
+
+
+def test_unenforceable_budget_still_caps_forced_continuations(smollm2: Any) -> None:
+    """Where the budget cannot be enforced, multi-token sampling does not append a
+    forced continuation beyond it (the long fuzz run emitted 12 tokens for 7)."""
+    schema = {
+        "type": "object",
+        "properties": {"identifiers": {"type": "array", "uniqueItems": True}},
+        "required": ["identifiers"],
+        "additionalProperties": False,
+    }
+    engine = StructuringEngine(smollm2, multi_token_sampling=True)
+    engine.configure(schema)
+    assert engine.completion_token_ids() is None
+    scores = np.zeros(engine.vocab_size, dtype=np.float32)
+    (brace_quote,) = smollm2.encode('{"')  # the key that follows is forced
+    scores[brace_quote] = 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        emitted, _, _ = choose_token(engine, scores, lambda s: int(np.argmax(s)), budget=2)
+    assert len(emitted) <= 2
+    unbounded = StructuringEngine(smollm2, multi_token_sampling=True)
+    unbounded.configure(schema)
+    assert len(unbounded.sample(scores, lambda s: int(np.argmax(s)))) > 2

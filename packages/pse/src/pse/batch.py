@@ -146,8 +146,7 @@ def choose_token(
             return step
     if plan is None:  # no completion is known: the budget cannot be enforced
         _warn_unenforced_budget(engine)
-        step = engine.advance_token(token, None, out)
-        return step
+        return _advance_alone(engine, token, out)
     excluded = scores
     for _ in range(max(engine.max_resample_attempts, 1) * 4):
         excluded = exclude_token(excluded, token)
@@ -177,6 +176,17 @@ def _warn_unenforced_budget(engine: Any) -> None:
         RuntimeWarning,
         stacklevel=3,
     )
+
+
+def _advance_alone(engine: Any, token: int, out: NDArray[np.int32] | None) -> Step:
+    """Advance on ``token`` without the forced continuation multi-token sampling
+    would append: where the budget cannot be enforced, its length is still a cap."""
+    multi, engine.multi_token_sampling = engine.multi_token_sampling, False
+    try:
+        step: Step = engine.advance_token(token, None, out)
+    finally:
+        engine.multi_token_sampling = multi
+    return step
 
 
 def _emit_plan(engine: Any, plan: list[int], out: NDArray[np.int32] | None) -> Step:
