@@ -175,7 +175,22 @@ def validator(schema: Any) -> Any:
         warnings.simplefilter("ignore", DeprecationWarning)
         cls = validator_for(schema)
     exact = extend(cls, {"multipleOf": _multiple_of})
-    return exact(ecma_schema(schema), format_checker=cls.FORMAT_CHECKER)
+    return exact(ecma_schema(_integral_exact(schema)), format_checker=cls.FORMAT_CHECKER)
+
+
+def _integral_exact(value: Any) -> Any:
+    """``value`` with each float written as an integer (``-6.962470053370995e+16``)
+    made the exact int its decimal means, as :func:`exact_json` reads instances:
+    a float ``const`` then equals the output that spells it in full."""
+    if isinstance(value, dict):
+        return {key: _integral_exact(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_integral_exact(item) for item in value]
+    if isinstance(value, float) and value.is_integer():
+        exact = _exact(value)
+        if abs(Decimal(repr(value)).adjusted()) <= MAX_EXACT_EXPONENT:
+            return exact.numerator
+    return value
 
 
 def check_case(outcome: Outcome, check: Any, budget: int | None) -> list[str]:

@@ -291,6 +291,17 @@ def test_a_huge_exponent_is_not_read_exactly() -> None:
     assert exact_json("1e1000") == 10**1000
 
 
+def test_a_float_const_is_its_decimal() -> None:
+    """The long fuzz run flagged ``[-69624700533709950]`` under ``const
+    [-6.962470053370995e+16]``: the engine was right (the const's decimal is that
+    integer), the checker compared an exact int with the rounded float."""
+    check = validator({"const": [-6.962470053370995e16]})
+    for text in ("[-69624700533709950]", "[-6962470053370.995E+4]", "[-6.962470053370995e16]"):
+        assert check.is_valid(exact_json(text))
+    assert not check.is_valid(exact_json("[-69624700533709952]"))
+    assert validator({"const": 1.5}).is_valid(exact_json("1.50"))
+
+
 @pytest.mark.parametrize("ordered", [True, False])
 def test_a_few_undeclared_keys_are_listed(ordered: bool) -> None:
     """Under the key check alone, ``{"a": 1, "a`` could only close as a repeated
