@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 from pse_core._core import StateMachine, Stepper
-from pse_core.errors import NoValidTokenError, TokenRejectedError
+from pse_core.errors import BudgetError, NoValidTokenError, TokenRejectedError
 
 from pse import StructuringEngine
 from pse.arrays import ArrayType, register_array_type
@@ -278,3 +278,35 @@ def test_unenforceable_budget_still_caps_forced_continuations(smollm2: Any) -> N
     unbounded = StructuringEngine(smollm2, multi_token_sampling=True)
     unbounded.configure(schema)
     assert len(unbounded.sample(scores, lambda s: int(np.argmax(s)))) > 2
+
+
+def test_a_lapsed_budget_does_not_raise_mid_output(smollm2: Any) -> None:
+    """A budget not enforced before a native check can fall short of the completion
+    known after it: generation goes on (warned) instead of losing the output, and
+    BudgetError stays for the start of an output (the long fuzz run raised it after
+    tokens were emitted)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "ids": {"type": "array", "items": {"type": "integer"}, "uniqueItems": True},
+            "name": {"type": "string"},
+        },
+        "required": ["ids", "name"],
+        "additionalProperties": False,
+    }
+    engine = StructuringEngine(smollm2)
+    engine.configure(schema)
+    assert engine.completion_token_ids() is None
+    assert engine.consume_text('{"ids": []')
+    plan = engine.completion_token_ids()
+    assert plan is not None and len(plan) > 1
+    scores = np.zeros(engine.vocab_size, dtype=np.float32)
+    scores[smollm2.encode(",")[0]] = 1.0
+    with pytest.warns(RuntimeWarning, match="budget cannot be enforced"):
+        emitted, _, _ = choose_token(engine, scores, lambda s: int(np.argmax(s)), budget=1)
+    assert len(emitted) == 1
+    fresh = StructuringEngine(smollm2)
+    fresh.configure({"type": "object", "required": ["name"], "additionalProperties": False,
+                     "properties": {"name": {"type": "string"}}})  # fmt: skip
+    with pytest.raises(BudgetError, match="shortest completion"):
+        choose_token(fresh, scores, lambda s: int(np.argmax(s)), budget=1)

@@ -116,7 +116,8 @@ def choose_token(
 
     Raises:
         SamplingError: the sampler kept returning forbidden tokens.
-        BudgetError: ``budget`` is below the shortest completion.
+        BudgetError: ``budget`` is below the shortest completion at the start of
+            an output (later, it can only be one that lapsed: see docs/budget.md).
     """
     token = sampled_id(sampler(scores))
     step: Step = engine.advance_token(token, budget, out)
@@ -126,10 +127,14 @@ def choose_token(
     if budget is not None:
         plan = engine.completion_token_ids()
         if plan is not None and budget < len(plan):
-            raise BudgetError(
-                f"a budget of {budget} token(s) cannot complete the structure: "
-                f"the shortest completion needs {len(plan)}"
-            )
+            if not engine.raw_output:
+                raise BudgetError(
+                    f"a budget of {budget} token(s) cannot complete the structure: "
+                    f"the shortest completion needs {len(plan)}"
+                )
+            # Mid-output, only a budget that could not be enforced earlier (no completion
+            # was known there) falls short: go on without it rather than lose the output.
+            plan = None
         if plan and budget == len(plan):  # no slack: finish now
             return _emit_plan(engine, plan, out)
     attempts = 0

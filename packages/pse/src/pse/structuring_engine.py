@@ -229,7 +229,8 @@ class StructuringEngine(Engine):
 
         Raises:
             SamplingError: the sampler kept returning forbidden tokens.
-            BudgetError: ``budget`` is below the shortest completion.
+            BudgetError: ``budget`` is below the shortest completion at the start
+                of an output.
         """
         emitted = choose_token(self, logprobs, sampler, budget)[0]
         loop: StockLoop | None = getattr(self, "_pse_stock_loop", None)
