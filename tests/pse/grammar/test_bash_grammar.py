@@ -341,6 +341,48 @@ REGRESSIONS = [
     "echo $(( $'\\' ))",
     "echo $(( $'\\'' ))",
     "for (( $'\\' ; ; )); do :; done",
+    # an array assignment: only while the command has had nothing but redirections, or right
+    # after another assignment; after an assignment and a redirection `a=(` is a word
+    "x=1 <f a=(1)",
+    "<f a=(1)",
+    "<f <g a=(1)",
+    "2>f a=(1)",
+    "<f x=1 a=(1)",
+    "<f x=1 <g a=(1)",
+    "x=1 a=(1) <f",
+    "x=1 >f a=(1)",
+    "x=1 2>3 y=(1)",
+    "x=1 >&2 a=(1)",
+    "x=1 <<<f a=(1)",
+    "x=(1) <f a=(1)",
+    "a=(1) <f b=(1)",
+    "<f a=1 b=(1)",
+    "<f a=1 <g b=(1)",
+    "x=1 <f a=1 b=(1)",
+    "x=1 <f a[0]=(1)",
+    "x=1 <f a+=(1)",
+    "x=1 <f a=1 if",
+    "x=1 <f a=1 <g",
+    "x=1 <f a= b",
+    "x=1 2>3 y=1",
+    "x=1<f y=2",
+    "2>3 x=(1) y",
+    # declare and its kin take arrays until their first redirection
+    "<f declare a=(1)",
+    "x=1 declare a=(1)",
+    "x=1 <f declare a=(1)",
+    "x=1 <f declare a=1",
+    "x=1 <f local a=(1)",
+    "x=1 <f a=1 declare b=(1)",
+    "declare a=(1) <f b=(1)",
+    "declare x <f b=(1)",
+    "declare >f a=(1)",
+    "declare x 2>3 y=(1)",
+    "x=1 declare <f a=(1)",
+    "declare -a x=(1) y=(2)",
+    "declare a=(1) <f b",
+    "declare x 2>3 y",
+    "export a=(1) <f b=1",
 ]
 
 
@@ -393,7 +435,6 @@ def test_scripts_and_every_prefix(script: str) -> None:
 KNOWN_FALSE_ACCEPTANCES = [
     "cat > \\\n;",
     "for\\\nx in a; do :; done",
-    "x=1 <f a=(1)",
 ]
 
 
