@@ -507,22 +507,7 @@ RangeDfa Builder::minimal() const {
     for (std::int32_t t : trans_[s])
       if (t >= 0) back[static_cast<std::size_t>(t)].push_back(static_cast<std::int32_t>(s));
   // Live: reaches an accepting state (every state is reachable from the start).
-  std::vector<bool> live(n, false);
-  std::vector<std::int32_t> stack;
-  for (std::size_t s = 0; s < n; ++s)
-    if (accepting_[s]) {
-      live[s] = true;
-      stack.push_back(static_cast<std::int32_t>(s));
-    }
-  while (!stack.empty()) {
-    std::size_t t = static_cast<std::size_t>(stack.back());
-    stack.pop_back();
-    for (std::int32_t s : back[t])
-      if (!live[static_cast<std::size_t>(s)]) {
-        live[static_cast<std::size_t>(s)] = true;
-        stack.push_back(s);
-      }
-  }
+  const std::vector<bool> live = co_reachable(back, accepting_);
   RangeDfa dfa;
   if (n == 0 || !live[0]) {
     dfa.transitions.emplace_back();
@@ -571,31 +556,12 @@ RangeDfa Builder::minimal() const {
   std::array<int, kSymbols> by_char;  // symbols in character order
   std::iota(by_char.begin(), by_char.end(), 0);
   std::sort(by_char.begin(), by_char.end(), [](int a, int b) { return kChars[a] < kChars[b]; });
-  std::vector<std::int32_t> rep(count, -1), order(count, -1), queue;
-  for (std::size_t s = 0; s < n; ++s)
-    if (live[s] && rep[static_cast<std::size_t>(cls[s])] < 0)
-      rep[static_cast<std::size_t>(cls[s])] = static_cast<std::int32_t>(s);
-  queue.push_back(cls[0]);
-  order[static_cast<std::size_t>(cls[0])] = 0;
-  for (std::size_t i = 0; i < queue.size(); ++i) {
-    std::size_t s = static_cast<std::size_t>(rep[static_cast<std::size_t>(queue[i])]);
-    std::vector<std::array<std::int32_t, 3>> row;
+  return quotient(cls, count, live, accepting_, [&](std::size_t s, auto&& emit) {
     for (int c : by_char) {
-      std::int32_t t = trans_[s][static_cast<std::size_t>(c)];
-      if (t < 0 || !live[static_cast<std::size_t>(t)]) continue;
-      std::size_t tc = static_cast<std::size_t>(cls[static_cast<std::size_t>(t)]);
-      if (order[tc] < 0) {
-        order[tc] = static_cast<std::int32_t>(queue.size());
-        queue.push_back(static_cast<std::int32_t>(tc));
-      }
-      const std::int32_t ch = kChars[c], target = order[tc];
-      if (!row.empty() && row.back()[1] + 1 == ch && row.back()[2] == target) row.back()[1] = ch;
-      else row.push_back({ch, ch, target});
+      const std::int32_t t = trans_[s][static_cast<std::size_t>(c)];
+      if (t >= 0) emit(kChars[c], kChars[c], t);
     }
-    dfa.transitions.push_back(std::move(row));
-    dfa.accepting.push_back(accepting_[s]);
-  }
-  return dfa;
+  });
 }
 
 }  // namespace

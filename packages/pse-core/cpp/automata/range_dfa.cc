@@ -10,7 +10,7 @@ namespace {
 /// Reachable from the start and able to reach an accepting state.
 std::vector<bool> live_states(const RangeDfa& dfa) {
   const std::size_t n = dfa.transitions.size();
-  std::vector<bool> reach(n, false), live(n, false);
+  std::vector<bool> reach(n, false), seeds(n, false);
   std::vector<std::vector<std::int32_t>> back(n);
   std::vector<std::int32_t> stack{0};
   reach[0] = true;
@@ -26,28 +26,8 @@ std::vector<bool> live_states(const RangeDfa& dfa) {
       }
     }
   }
-  for (std::size_t s = 0; s < n; ++s)
-    if (reach[s] && dfa.accepting[s]) {
-      live[s] = true;
-      stack.push_back(static_cast<std::int32_t>(s));
-    }
-  while (!stack.empty()) {
-    std::size_t t = static_cast<std::size_t>(stack.back());
-    stack.pop_back();
-    for (std::int32_t s : back[t])
-      if (!live[static_cast<std::size_t>(s)]) {
-        live[static_cast<std::size_t>(s)] = true;
-        stack.push_back(s);
-      }
-  }
-  return live;
-}
-
-/// Appends (lo, hi, target) to a row, joining it with an adjacent range of the same target.
-void push_range(std::vector<std::array<std::int32_t, 3>>& row, std::int32_t lo, std::int32_t hi,
-                std::int32_t target) {
-  if (!row.empty() && row.back()[1] + 1 == lo && row.back()[2] == target) row.back()[1] = hi;
-  else row.push_back({lo, hi, target});
+  for (std::size_t s = 0; s < n; ++s) seeds[s] = reach[s] && dfa.accepting[s];
+  return co_reachable(back, std::move(seeds));
 }
 
 }  // namespace
@@ -92,30 +72,32 @@ RangeDfa minimize(const RangeDfa& dfa) {
     cls = std::move(next);
     if (stable) break;
   }
-  // One representative per class, numbered breadth-first from the start.
-  std::vector<std::int32_t> rep(count, -1), order(count, -1), queue;
-  for (std::size_t s = 0; s < n; ++s)
-    if (live[s] && rep[static_cast<std::size_t>(cls[s])] < 0)
-      rep[static_cast<std::size_t>(cls[s])] = static_cast<std::int32_t>(s);
-  queue.push_back(cls[0]);
-  order[static_cast<std::size_t>(cls[0])] = 0;
-  for (std::size_t i = 0; i < queue.size(); ++i) {
-    std::size_t s = static_cast<std::size_t>(rep[static_cast<std::size_t>(queue[i])]);
-    std::vector<std::array<std::int32_t, 3>> row;
-    for (const auto& r : dfa.transitions[s]) {
-      std::size_t t = static_cast<std::size_t>(r[2]);
-      if (!live[t]) continue;
-      std::size_t tc = static_cast<std::size_t>(cls[t]);
-      if (order[tc] < 0) {
-        order[tc] = static_cast<std::int32_t>(queue.size());
-        queue.push_back(static_cast<std::int32_t>(tc));
+  return quotient(cls, count, live, dfa.accepting, [&](std::size_t s, auto&& emit) {
+    for (const auto& r : dfa.transitions[s]) emit(r[0], r[1], r[2]);
+  });
+}
+
+std::vector<bool> co_reachable(const std::vector<std::vector<std::int32_t>>& reverse,
+                               std::vector<bool> seeds) {
+  std::vector<std::int32_t> stack;
+  for (std::size_t s = 0; s < seeds.size(); ++s)
+    if (seeds[s]) stack.push_back(static_cast<std::int32_t>(s));
+  while (!stack.empty()) {
+    std::size_t t = static_cast<std::size_t>(stack.back());
+    stack.pop_back();
+    for (std::int32_t s : reverse[t])
+      if (!seeds[static_cast<std::size_t>(s)]) {
+        seeds[static_cast<std::size_t>(s)] = true;
+        stack.push_back(s);
       }
-      push_range(row, r[0], r[1], order[tc]);
-    }
-    out.transitions.push_back(std::move(row));
-    out.accepting.push_back(dfa.accepting[s]);
   }
-  return out;
+  return seeds;
+}
+
+void push_range(std::vector<std::array<std::int32_t, 3>>& row, std::int32_t lo, std::int32_t hi,
+                std::int32_t target) {
+  if (!row.empty() && row.back()[1] + 1 == lo && row.back()[2] == target) row.back()[1] = hi;
+  else row.push_back({lo, hi, target});
 }
 
 RangeDfa literal_dfa(const std::vector<std::vector<std::int32_t>>& names) {
