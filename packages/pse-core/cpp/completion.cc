@@ -465,9 +465,13 @@ bool accepts_nothing(const StateMachine* root) {
                (n->min_count < 2 || !n->separator || passable(n->separator.get()));
       case Kind::kWaitFor:
         return passable(n->child.get());
+      case Kind::kPhrase:  // never empty (its constructors refuse "")
+        return true;
+      case Kind::kDfa:  // set_dfa keeps only states that reach an accepting one
+        return n->start >= 0;
       default: {
         if (!leaf::is_leaf(n->kind)) return true;  // grammars and anything new: unknown
-        const std::int32_t start = n->kind == Kind::kDfa ? n->start : 0;
+        const std::int32_t start = 0;
         if (leaf::accepting(n->kind, *n, start, 0)) return true;  // the empty string
         return leaf_matches_something(n->kind, *n, start);
       }

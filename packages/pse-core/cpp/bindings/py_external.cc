@@ -3,6 +3,7 @@
 // machines whose stepper_class overrides a stepping hook. A stepper
 // class that overrides should_start_step is asked before it takes a token; one
 // that overrides should_complete_step is asked before its accept state counts.
+#include <unordered_map>
 #include <unordered_set>
 
 #include "bindings.h"
@@ -87,25 +88,33 @@ bool overrides_stepper(nb::handle obj) {
   return false;
 }
 
-void visit(StateMachine* node, std::unordered_set<StateMachine*>& seen) {
+/// `overrides_stepper` answered once per Python class within one prepare():
+/// a grammar holds many machines of few classes (e.g. a phrase per key).
+using ClassAnswers = std::unordered_map<PyObject*, bool>;
+
+void visit(StateMachine* node, std::unordered_set<StateMachine*>& seen, ClassAnswers& classes) {
   if (!node || !seen.insert(node).second) return;
   if (!node->external) {
     nb::object obj = nb::find(*node);
-    if (obj.is_valid() && overrides_stepper(obj))
-      node->external = std::make_shared<PyExternal>(obj.ptr());
+    if (obj.is_valid()) {
+      auto [it, added] = classes.try_emplace(obj.type().ptr(), false);
+      if (added) it->second = overrides_stepper(obj);
+      if (it->second) node->external = std::make_shared<PyExternal>(obj.ptr());
+    }
   }
   for (auto& st : node->states)
-    for (auto& e : st.edges) visit(e.machine.get(), seen);
-  visit(node->child.get(), seen);
-  visit(node->separator.get(), seen);
-  visit(const_cast<StateMachine*>(node->ref_next()), seen);
+    for (auto& e : st.edges) visit(e.machine.get(), seen, classes);
+  visit(node->child.get(), seen, classes);
+  visit(node->separator.get(), seen, classes);
+  visit(const_cast<StateMachine*>(node->ref_next()), seen, classes);
 }
 
 }  // namespace
 
 void prepare(StateMachine* root) {
   std::unordered_set<StateMachine*> seen;
-  visit(root, seen);
+  ClassAnswers classes;
+  visit(root, seen, classes);
 }
 
 }  // namespace pse::py
