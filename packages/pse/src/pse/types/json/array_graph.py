@@ -23,7 +23,6 @@ from pse_core._core import StateMachine, Stepper
 from pse.types.array import ArrayStepper
 from pse.types.base.chain import ChainStateMachine
 from pse.types.base.loop import LoopStateMachine
-from pse.types.base.phrase import PhraseStateMachine
 from pse.types.json.algebra import alt_empty
 from pse.types.json.dead_ends import without_dead_ends
 from pse.types.json.limits import MAX_EXPLICIT_ITEMS, MAX_UNIQUE_DOMAIN
@@ -226,7 +225,7 @@ class _Explicit:
 
     def build(self) -> StateGraph:
         ws = self.comp.ws()
-        lb, rb, comma = PhraseStateMachine("["), PhraseStateMachine("]"), PhraseStateMachine(",")
+        lb, rb, comma = self.comp.phrase("["), self.comp.phrase("]"), self.comp.phrase(",")
         graph: StateGraph = {0: [(lb, 1)], 1: [(ws, 2)]}
         ids: dict[tuple[int, int, frozenset[int]], int] = {}
         todo: list[tuple[int, int, frozenset[int]]] = []
@@ -265,7 +264,7 @@ class _Explicit:
 
 def _simple(comp: Compiler, alt: ArrAlt) -> StateGraph:
     ws = comp.ws()
-    lb, rb, comma = PhraseStateMachine("["), PhraseStateMachine("]"), PhraseStateMachine(",")
+    lb, rb, comma = comp.phrase("["), comp.phrase("]"), comp.phrase(",")
     prefix = [comp.compile_sub(p) for p in alt.prefix]
     max_items = alt.max_items
     for i, m in enumerate(prefix):
@@ -314,7 +313,7 @@ def _simple(comp: Compiler, alt: ArrAlt) -> StateGraph:
 
 def _tail(comp: Compiler, items: StateMachine, at_least: int, at_most: int | None) -> StateMachine:
     ws = comp.ws()
-    separator = ChainStateMachine([ws, PhraseStateMachine(","), ws])
+    separator = ChainStateMachine([ws, comp.phrase(","), ws])
     return LoopStateMachine(
         items,
         min_loop_count=max(1, at_least),

@@ -58,6 +58,9 @@ class Compiler:
         self._by_alts: dict[tuple[Alt, ...], Sub] = {}
         self._ws: StateMachine | None = None
         self._ws_pair: StateMachine | None = None
+        self._phrases: dict[str, StateMachine] = {}
+        #: Whether a recursion made a ``RefStateMachine`` (a cycle ``release`` seals).
+        self._made_refs = False
         self.notes: list[str] = []
         if self.options.whitespace is None:
             free = self.options.max_whitespace is not None
@@ -89,6 +92,14 @@ class Compiler:
         if self._ws_pair is None:
             self._ws_pair = LayoutWhitespaceStateMachine(0, newline=False)
         return self._ws_pair
+
+    def phrase(self, text: str) -> StateMachine:
+        """The compilation's one ``PhraseStateMachine(text)`` (punctuation shared by
+        every object and pair)."""
+        found = self._phrases.get(text)
+        if found is None:
+            found = self._phrases[text] = PhraseStateMachine(text)
+        return found
 
     def strict_object(self, alt: ObjAlt) -> ObjAlt:
         """``alt`` without undeclared keys under ``strict_properties`` (when that keeps it valid).
@@ -122,8 +133,8 @@ class Compiler:
         """Free what the grammar does not use: machines built and then dropped (or
         all of them, when compilation failed) may hold recursive references
         (cycles); sealing them under a throwaway root makes those back-edges,
-        so dropping the memo frees them."""
-        if self._memo:
+        so dropping the memo frees them. Without a recursion there is no cycle."""
+        if self._memo and self._made_refs:
             edges: list[tuple[StateMachine, int | str]] = [(m, "$") for m in self._memo.values()]
             seal_grammar(StateMachine({0: edges}, start_state=0, end_states=["$"]))
         self._memo.clear()
@@ -146,6 +157,7 @@ class Compiler:
             if ref is None:
                 ref = RefStateMachine()
                 self._refs[sub] = ref
+                self._made_refs = True
             return ref
         if len(self._refs) > MAX_DEPTH:
             raise too_deep(min(node.pointer for node in sub))

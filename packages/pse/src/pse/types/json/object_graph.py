@@ -64,13 +64,20 @@ if TYPE_CHECKING:
 
 
 def _is_plain(name: str) -> bool:
-    return all(0x20 <= ord(c) < 0x7F and c not in '"\\/' for c in name)
+    """Printable ASCII (U+0020..U+007E) without ``"``, ``\\`` or ``/``."""
+    return (
+        name.isascii()
+        and name.isprintable()
+        and '"' not in name
+        and "\\" not in name
+        and "/" not in name
+    )
 
 
 def name_machine(name: str) -> StateMachine:
     """The key literal of a named property."""
     if _is_plain(name):
-        return PhraseStateMachine(json.dumps(name))
+        return PhraseStateMachine(f'"{name}"')
     return string_set_machine([name])
 
 
@@ -94,11 +101,13 @@ class PairStateMachine(KeyValueStateMachine):
         value_machine: StateMachine,
         *,
         required: bool = True,
+        colon: StateMachine | None = None,
     ) -> None:
         self.prop_name = prop_name
         self.required = required
+        colon = PhraseStateMachine(":") if colon is None else colon
         super().__init__(
-            [key_machine, whitespace, PhraseStateMachine(":"), whitespace, value_machine],
+            [key_machine, whitespace, colon, whitespace, value_machine],
             is_optional=not required,
         )
 
@@ -212,7 +221,11 @@ class _Pieces:
                 continue
             self.pairs.append(
                 PairStateMachine(
-                    name, key_machine=name_machine(name), value_machine=value, whitespace=ws
+                    name,
+                    key_machine=name_machine(name),
+                    value_machine=value,
+                    whitespace=ws,
+                    colon=comp.phrase(":"),
                 )
             )
         #: Whether undeclared keys may appear, when they are "any key not named"
@@ -288,13 +301,17 @@ class _Pieces:
                 words = _finite_words(dfa, MAX_LISTED_KEYS)
                 if words is not None:  # a few keys: named, so each appears once
                     self.names += words
-                    self.pairs += [PairStateMachine(w, name_machine(w), ws, value) for w in words]
+                    colon = comp.phrase(":")
+                    self.pairs += [
+                        PairStateMachine(w, name_machine(w), ws, value, colon=colon) for w in words
+                    ]
                     continue
                 try:
                     key = lower_key(dfa, "patternProperties")
                 except SchemaError as exc:
                     raise comp.reraise(exc, "patternProperties", pointer) from exc
-            out.append(PairStateMachine(None, key_machine=key, value_machine=value, whitespace=ws))
+            colon = comp.phrase(":")
+            out.append(PairStateMachine(None, key, ws, value, colon=colon))
         if not out:
             self.others = False  # no key that is not named may appear
         elif names_dfa is None and not dropped:
@@ -346,9 +363,9 @@ class _GraphBuilder:
         self.ordered = ordered
         self.pointer = pointer
         self.graph: StateGraph = {}
-        self.lb = PhraseStateMachine("{")
-        self.rb = PhraseStateMachine("}")
-        self.comma = PhraseStateMachine(",")
+        self.lb = comp.phrase("{")
+        self.rb = comp.phrase("}")
+        self.comma = comp.phrase(",")
         self.index = {name: i for i, name in enumerate(pieces.names)}
         self.required_idx = frozenset(self.index[n] for n in self.alt.required)
         self.last_required = max(self.required_idx, default=-1)
