@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 _KEYWORD_SET = frozenset(KEYWORDS)
+_ANY_NUMBER = NumAlt()
 
 
 # ------------------------------------------------------------------- maths
@@ -180,7 +181,7 @@ def number_keywords(node: Node, schema: dict[str, Any]) -> NumAlt | None:
                 pointer=_ptr(node, "multipleOf"),
             )
         bounds = replace(bounds, multiples=(m,))
-    return None if bounds == NumAlt() else bounds
+    return None if bounds == _ANY_NUMBER else bounds
 
 
 def _tighten(a: NumAlt, b: NumAlt) -> NumAlt:

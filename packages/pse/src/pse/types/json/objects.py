@@ -58,7 +58,30 @@ def obj_value(o: ObjAlt, key: str) -> Sub:
     return out
 
 
+#: The unconstrained object alternative and the rule that constrains nothing.
+_ANY_OBJECT = ObjAlt()
+_NO_RULE = ObjRule()
+
+
+def _kept_by_intersection(o: ObjAlt) -> bool:
+    """Whether ``intersect_obj(ObjAlt(), o)`` is ``o`` itself: distinct names
+    and dependencies (merged otherwise), no ``patternProperties`` (they add to
+    named values), no empty rule (dropped), bounds that meet, no forbidden set
+    that the required keys fill, distinct evaluated patterns."""
+    return (
+        len({k for k, _ in o.props}) == len(o.props)
+        and all(not r.patterns and r != _NO_RULE for r in o.rules)
+        and o.min_props >= 0
+        and (o.max_props is None or o.min_props <= o.max_props)
+        and len({k for k, _ in o.dependent}) == len(o.dependent)
+        and not any(r <= o.required for r in o.forbid_all)
+        and len(set(o.evaluated.patterns)) == len(o.evaluated.patterns)
+    )
+
+
 def intersect_obj(a: ObjAlt, b: ObjAlt) -> ObjAlt | None:
+    if a == _ANY_OBJECT and _kept_by_intersection(b):  # ``type: object`` and its keywords
+        return b
     names = list(dict.fromkeys([k for k, _ in a.props] + [k for k, _ in b.props]))
     props = tuple((k, obj_value(a, k) | obj_value(b, k)) for k in names)
     bounds = intersect_counts((a.min_props, a.max_props), (b.min_props, b.max_props))
@@ -69,7 +92,7 @@ def intersect_obj(a: ObjAlt, b: ObjAlt) -> ObjAlt | None:
         deps[k] = deps.get(k, frozenset()) | v
     o = ObjAlt(
         props,
-        tuple(r for r in a.rules + b.rules if r != ObjRule()),
+        tuple(r for r in a.rules + b.rules if r != _NO_RULE),
         a.required | b.required,
         *bounds,
         a.names | b.names,
@@ -172,7 +195,7 @@ def object_keywords(
         raise invalid(node, "required", "required must be an array of strings")
     obj = ObjAlt(
         props=props,
-        rules=(rule,) if rule != ObjRule() else (),
+        rules=(rule,) if rule != _NO_RULE else (),
         required=frozenset(required),
         open=any(
             k in schema for k in ("additionalProperties", "patternProperties", "propertyNames")

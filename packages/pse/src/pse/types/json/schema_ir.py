@@ -143,7 +143,7 @@ class StrAlt:
 
     @property
     def unconstrained(self) -> bool:
-        return self == StrAlt()
+        return self == _ANY_STR
 
 
 @dataclass(frozen=True)
@@ -157,6 +157,9 @@ class ArrAlt:
     #: The items that ``unevaluatedItems`` counts as evaluated (tracked only for
     #: schemas that use it; see ``unevaluated.py``).
     evaluated: EvaluatedItems = NO_ITEMS
+
+
+_ANY_STR = StrAlt()
 
 
 @dataclass(frozen=True)

@@ -205,7 +205,7 @@ def string_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> S
             ctx.decline(f"format {fmt!r} is not supported", "format", pointer)
         else:
             ctx.note_ignored_format(fmt, pointer)
-    return None if s == StrAlt() else s
+    return None if s.unconstrained else s
 
 
 # ----------------------------------------------------------------- builder

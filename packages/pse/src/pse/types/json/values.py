@@ -47,8 +47,8 @@ def type_alts(node: Node, names: Any) -> list[Alt]:
             raise invalid(node, "type", f"unknown type {name!r}")
         if _TYPES[name] not in typed:
             typed.append(_TYPES[name])
-    if NumAlt() in typed:
-        typed = [t for t in typed if t != NumAlt(integer=True)]
+    if _TYPES["number"] in typed:
+        typed = [t for t in typed if t is not _TYPES["integer"]]
     return typed
 
 
