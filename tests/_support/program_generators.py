@@ -4,7 +4,8 @@
 compound commands, pipelines, lists, redirections, heredocs, quoting, expansions, functions),
 valid by construction; ``bash -n`` still judges each one. ``mutants(text)``: small edits of a
 program (a character deleted, inserted, replaced or duplicated, from the characters syntax
-hangs on), to look for texts the grammar accepts and the reference rejects.
+hangs on, or a backslash-newline inserted), to look for texts the grammar accepts and the
+reference rejects.
 
 ``token_soups(language)``: a few tokens of the language (keywords, numbers, strings, operators,
 words), each glued to the next or separated by a blank: mostly invalid texts, where a grammar
@@ -180,9 +181,11 @@ def mutants(draw: st.DrawFn, text: str) -> str:
     if not text:
         return draw(st.sampled_from(list(SYNTAX_CHARACTERS)))
     at = draw(st.integers(0, len(text) - 1))
-    edit = draw(st.sampled_from(["delete", "insert", "replace", "duplicate"]))
+    edit = draw(st.sampled_from(["delete", "insert", "replace", "duplicate", "continue"]))
     if edit == "delete":
         return text[:at] + text[at + 1 :]
+    if edit == "continue":  # a line continuation (Bash, Python) or not (quotes, comments)
+        return text[:at] + "\\\n" + text[at:]
     if edit == "duplicate":
         return text[: at + 1] + text[at:]
     char = draw(st.sampled_from(list(SYNTAX_CHARACTERS)))
@@ -203,7 +206,7 @@ SOUP_TOKENS = {
         *["case", "esac", "{", "}", "(", ")", "((", "))", "[[", "]]", "$(", "$((", "${x", "`"],
         *["'", '"', "\\", ";", ";;", "&", "&&", "||", "|", "!", "<", ">", "<<<", "2>", "&>"],
         *["#", "\n", "=", "==", "*", "[", "]", "$x", "~", "function", "f()", "time", "-p"],
-        *["x[1]=2", "a=(", "${x:-y}", "$'a'"],
+        *["x[1]=2", "a=(", "${x:-y}", "$'a'", "\\\n"],
     ],
 }
 

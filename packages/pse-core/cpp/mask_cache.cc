@@ -48,9 +48,7 @@ struct Builder {
         }
         // Inside the grammar a lexeme never ends before a byte that extends
         // it (maximal munch); only a parent after the grammar may take it.
-        std::int32_t s2 = s;
-        std::uint64_t l2 = l;
-        bool extends = leaf::step(leaf.kind, *leaf.node, s2, l2, nodes[d].byte);
+        bool extends = leaf.node->grammar->munches(s, nodes[d].byte);
         lexer_exits.push_back({s, l, d, extends});
       }
     walk(c, s, l);

@@ -321,6 +321,7 @@ Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::
       if (t.name.starts_with("FSTRING_"))
         t.fstring = t.name.ends_with("_OPEN") ? 1 : t.name.ends_with("_CLOSE") ? -1 : 0;
   }
+  if (hook_ == Hook::kBash) bash_continuations();
   initial_ = initial_set();
   initial_state_ = make_state(initial_, HookState{});
 }
@@ -373,6 +374,92 @@ void Grammar::number_rules() {
     after_number_[i] = t.literal && std::any_of(std::begin(kAfterNumber), std::end(kAfterNumber),
                                                 [&](std::string_view k) { return matches(t, k); });
   }
+}
+
+void Grammar::bash_continuations() {
+  // Where bash keeps a backslash-newline as it is: in a comment, in '...' and $'...' (also a
+  // heredoc delimiter's '...', where "..." may hold a '). Elsewhere it removes the pair
+  // before it reads words, in "..." too.
+  struct Raw {
+    std::string_view name;
+    int open, close;
+    bool escapes;  ///< a backslash inside escapes the next byte ($'\'')
+    bool dquotes;  ///< "..." may hold the opening byte
+  };
+  constexpr Raw kRawTerminals[] = {{"COMMENT", '#', -1, false, false},
+                                    {"SINGLE_QUOTED", '\'', '\'', false, false},
+                                    {"ANSI_C_QUOTED", '\'', '\'', true, false},
+                                    {"HEREDOC_START", '\'', '\'', false, true}};
+  enum : std::uint8_t { kUnseen, kOut, kRaw, kRawEscaped, kDouble, kDoubleEscaped };
+  auto after = [](const Raw* raw, std::uint8_t c, int b) -> std::uint8_t {
+    if (!raw) return c;
+    switch (c) {
+      case kOut: return b == raw->open ? kRaw : raw->dquotes && b == '"' ? kDouble : kOut;
+      case kRaw: return raw->escapes && b == '\\' ? kRawEscaped : b == raw->close ? kOut : kRaw;
+      case kRawEscaped: return kRaw;
+      case kDouble: return b == '\\' ? kDoubleEscaped : b == '"' ? kOut : kDouble;
+      default: return kDouble;
+    }
+  };
+  for (std::size_t i = 0; i < terminals_.size(); ++i) {
+    Terminal& t = terminals_[i];
+    // After the newline that ends a line a heredoc body may start, read raw: the newline
+    // takes no continuation (lookup_start offers <continuation> after it instead).
+    if (t.accepting.empty() || static_cast<std::int32_t>(i) == newline_) continue;
+    const Raw* raw = nullptr;
+    for (const Raw& r : kRawTerminals)
+      if (t.name == r.name) raw = &r;
+    const auto n = static_cast<std::int32_t>(t.accepting.size());
+    std::vector<std::uint8_t> ctx(static_cast<std::size_t>(n), kUnseen);
+    std::vector<std::int32_t> todo{0};
+    ctx[0] = kOut;
+    while (!todo.empty()) {
+      const std::int32_t s = todo.back();
+      todo.pop_back();
+      for (int b = 0; b < 256; ++b) {
+        const std::int32_t to = t.table[static_cast<std::size_t>(s) * 256 + b];
+        if (to < 0) continue;
+        const std::uint8_t c = after(raw, ctx[s], b);
+        if (ctx[to] == kUnseen) {
+          ctx[to] = c;
+          todo.push_back(to);
+        } else if (ctx[to] != c) {
+          throw GrammarError("the bash lexer hook cannot tell where terminal " + t.name + " is quoted");
+        }
+      }
+    }
+    // An unquoted state s gets a twin, the state after a backslash read there: a newline goes
+    // back to s, any other byte on as the backslash and that byte would. Not the first state
+    // (the lexeme before, or <continuation>, takes a continuation that precedes a lexeme),
+    // nor one right after a first backslash (`\\` is an escaped backslash).
+    const std::vector<std::int32_t> before = t.table;
+    const std::int32_t escape = before['\\'];
+    for (std::int32_t s = 1; s < n; ++s) {
+      if ((ctx[s] != kOut && ctx[s] != kDouble) || s == escape) continue;
+      const auto twin = static_cast<std::int32_t>(t.accepting.size());
+      t.accepting.push_back(0);
+      t.table.resize(t.accepting.size() * 256, -1);
+      const std::int32_t escaped = before[static_cast<std::size_t>(s) * 256 + '\\'];
+      std::int32_t* row = &t.table[static_cast<std::size_t>(twin) * 256];
+      if (escaped >= 0) std::copy_n(&before[static_cast<std::size_t>(escaped) * 256], 256, row);
+      row['\n'] = s;
+      t.table[static_cast<std::size_t>(s) * 256 + '\\'] = twin;
+    }
+  }
+  continuation_ = static_cast<std::int32_t>(terminals_.size());
+  terminals_.push_back(pseudo("<continuation>", TermRole::kIgnore, 4, 2,
+                              {{0, '\\', 1}, {1, '\n', 2}, {2, '\\', 3}, {3, '\n', 2}}));
+}
+
+bool Grammar::backslash_extends(const Terminal& t, std::int32_t s) {
+  const std::int32_t to = t.table[static_cast<std::size_t>(s) * 256 + '\\'];
+  if (to < 0) return false;
+  if (t.accepting[to]) return true;
+  // A twin that only a newline leaves, back to s: a line continuation, no more.
+  const std::int32_t* row = &t.table[static_cast<std::size_t>(to) * 256];
+  for (int b = 0; b < 256; ++b)
+    if (row[b] >= 0 && (b != '\n' || row[b] != s)) return true;
+  return false;
 }
 
 std::int32_t Grammar::intern_expected(std::vector<std::uint16_t> terms) const {
@@ -525,6 +612,10 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
         }
     for (std::uint16_t t : ignore_)
       if (newline_ok || terminals_[t].role != TermRole::kNewline) items.emplace_back(t, 0);
+    // bash: a backslash-newline that the lexeme before cannot take (there is none, or it is a
+    // newline or a heredoc body) is a lexeme of its own, dropped.
+    if (continuation_ >= 0 && !items.empty() && !(before && (before->extends[1] >> ('\\' - 64) & 1)))
+      items.emplace_back(static_cast<std::uint16_t>(continuation_), 0);
     // A keyword may not end where the NAME it begins goes on.
     if (!items.empty() && bounded && !name)
       items.emplace_back(static_cast<std::uint16_t>(name_ | kShadow), 0);
@@ -541,11 +632,12 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
       for (int b = 0; b < 256; ++b) {
         if (!(before->extends[b >> 6] >> (b & 63) & 1)) continue;
         if (number == 2 && b == 'e') continue;  // python: `1else` is 1 else
+        if (hook_ == Hook::kBash && b == '\\' && !(glue & 2)) continue;  // bash: a continuation only
         bool starts = false;
         for (auto [t, s] : items) starts = starts || (!(t & kShadow) && term(t).table[b] >= 0);
         if (starts) forbid[b >> 6] |= 1ull << (b & 63);
       }
-    if (hook_ == Hook::kBash && glue)  // `;&` and `;;` are operators of their own
+    if (hook_ == Hook::kBash && (glue & 1))  // `;&` and `;;` are operators of their own
       for (int b : {'&', ';'}) forbid[b >> 6] |= 1ull << (b & 63);
     // After an ignored lexeme (a blank) the restriction after a number is gone.
     const std::int32_t home = absorb ? intern(number ? candidates(false) : items, {}, true, kSelf) : -1;
@@ -570,17 +662,25 @@ std::uint64_t Grammar::start_local(const ParseState& ps) const {
 std::uint64_t Grammar::hook_local(std::uint64_t local, std::int32_t cfg, std::uint8_t b) const {
   if (!(local >> 63)) {  // bash: the delimiter word of a heredoc start
     if (!config(cfg).capture) return 0;
-    const auto node = static_cast<std::uint32_t>(local);
+    auto node = static_cast<std::uint32_t>(local);
     const bool single = local >> 61 & 1, dbl = local >> 59 & 1;
     // `<<`, `-` and blanks before the word; quotes and backslashes only quote
     // it (bash removes them); inside quotes every other byte is the word's.
-    constexpr std::uint64_t quoted = 1ull << 58;
+    constexpr std::uint64_t quoted = 1ull << 58, escape = 1ull << 57, blank = 1ull << 56;
+    if (local & escape) {  // the byte after a backslash outside '...'
+      local &= ~escape;
+      if (b == '\n') return local;  // a line continuation: both go
+      if (!dbl) local |= quoted;
+      else if (b != '$' && b != '`' && b != '"' && b != '\\') node = delimiter_node(node, '\\');
+      return (local & ~0xFFFFFFFFull) | delimiter_node(node, b);
+    }
     if (b == '\'' && !dbl) return (local ^ 1ull << 61) | quoted;
     if (b == '"' && !single) return (local ^ 1ull << 59) | quoted;
+    if (b == '\\' && !single) return local | escape;
     if (!single && !dbl) {
-      if (b == '\\') return local | quoted;
-      if (b == '<' || b == ' ' || b == '\t') return local;
-      if (b == '-' && node == 0 && !(local >> 60 & 1)) return local | 1ull << 60;
+      if (b == '<') return local;
+      if (b == ' ' || b == '\t') return local | blank;
+      if (b == '-' && node == 0 && !(local >> 60 & 1) && !(local & blank)) return local | 1ull << 60;
     }
     return (local & ~0xFFFFFFFFull) | delimiter_node(node, b);
   }
@@ -669,6 +769,9 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
     if (hook_ == Hook::kBash && !c.ignored && semicolon_ >= 0 &&
         std::find(c.accepted.begin(), c.accepted.end(), semicolon_) != c.accepted.end())
       c.glue = 1;
+    if (hook_ == Hook::kBash)
+      for (auto [t, s] : c.items)
+        if (!(t & kShadow) && backslash_extends(term(t), s)) c.glue |= 2;
   }
   auto mark_moves = [&](const std::vector<std::pair<std::uint16_t, std::int32_t>>& from, bool real_only) {
     for (auto [t, s] : from) {

@@ -1,6 +1,6 @@
 // A compiled context-free grammar: one byte automaton per terminal, an Earley
 // parser over the terminals, and an optional lexer hook ("python": NEWLINE /
-// INDENT / DEDENT; "bash": heredoc bodies).
+// INDENT / DEDENT; "bash": heredoc bodies, backslash-newlines).
 //
 // The grammar itself is immutable once compiled. What changes while text is
 // read lives in two kinds of values, both shared and never mutated:
@@ -169,8 +169,9 @@ struct LexConfig {
   /// What may follow the finished lexeme directly (nothing between). python: a
   /// number (1), or a decimal one that an `e` would take into an exponent
   /// without digits yet (2): CPython then ends the number before the `e`
-  /// (`1else`). bash: the `;` operator (1), which bash reads with a `&` or `;`
-  /// after it as one operator (`;&`, `;;`) wherever it is.
+  /// (`1else`). bash: the `;` operator (bit 0), which bash reads with a `&` or `;`
+  /// after it as one operator (`;&`, `;;`) wherever it is; bit 1, a backslash
+  /// continues the lexeme other than as a line continuation (else one may start the next).
   std::uint8_t glue = 0;
   std::array<std::atomic<std::int32_t>, 256> next;  ///< -2 unknown, -1 none
   LexConfig();
@@ -208,6 +209,14 @@ class Grammar {
     return true;
   }
   inline bool lex_accepting(std::int32_t cfg) const { return config(cfg).accepting; }
+  /// Does byte `b` go on with the lexeme that may end at configuration `cfg`, so that it may
+  /// not end before `b` (maximal munch)? When lex_step takes `b`, except a backslash the bash
+  /// hook takes only as the start of a line continuation (a lexeme may start with `\c`).
+  inline bool munches(std::int32_t cfg, std::uint8_t b) const {
+    std::uint64_t local = 0;
+    if (b == '\\' && hook_ == Hook::kBash && !(config(cfg).glue & 2)) return false;
+    return lex_step(cfg, local, b);
+  }
 
   /// The shortest bytes that take the parse at `ps`, inside the lexeme at lexer
   /// configuration `cfg` (fresh or not; -1: none) with hook value `local`, to
@@ -243,7 +252,7 @@ class Grammar {
   /// stops of 8; bits 32-61, tab stops of 1); bit 62, the bash heredoc
   /// delimiter being read (bits 0-31 its node in `delimiter_nodes_`, 0: none
   /// yet; bit 60 `<<-`, bit 61 inside '...', bit 59 inside "...", bit 58 the
-  /// word has quotes or backslashes).
+  /// word has quotes or backslashes, bit 57 after a backslash, bit 56 after a blank).
   std::uint64_t hook_local(std::uint64_t local, std::int32_t cfg, std::uint8_t b) const;
   /// bash: the delimiter word `parent` + `b`, interned (a trie of the words read).
   std::uint32_t delimiter_node(std::uint32_t parent, std::uint8_t b) const;
@@ -283,6 +292,12 @@ class Grammar {
   std::vector<std::uint8_t> number_, after_number_;
   void number_rules();
   std::int32_t semicolon_ = -1;  ///< bash: the literal terminal ";" (-1: none)
+  /// bash: backslash-newlines outside quotes and comments vanish (twin states in the
+  /// terminals, and the pseudo terminal `continuation_` where no lexeme before takes one).
+  void bash_continuations();
+  std::int32_t continuation_ = -1;
+  /// bash: does a backslash continue terminal `t` from state `s` other than as a continuation?
+  static bool backslash_extends(const Terminal& t, std::int32_t s);
   std::int32_t newline_ = -1, indent_ = -1, dedent_ = -1;
   std::int32_t heredoc_start_ = -1, heredoc_body_ = -1;
 
