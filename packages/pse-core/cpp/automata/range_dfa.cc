@@ -1,6 +1,7 @@
 #include "automata/range_dfa.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <unordered_map>
 
@@ -98,6 +99,27 @@ void push_range(std::vector<std::array<std::int32_t, 3>>& row, std::int32_t lo, 
                 std::int32_t target) {
   if (!row.empty() && row.back()[1] + 1 == lo && row.back()[2] == target) row.back()[1] = hi;
   else row.push_back({lo, hi, target});
+}
+
+RangeDfa with_length(const RangeDfa& dfa, std::int64_t min_length, std::int64_t max_length) {
+  const std::int64_t cap = max_length >= 0 ? max_length : min_length;
+  std::map<std::pair<std::int32_t, std::int64_t>, std::int32_t> ids{{{0, 0}, 0}};
+  std::vector<std::pair<std::int32_t, std::int64_t>> order{{0, 0}};
+  RangeDfa out;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const auto [s, n] = order[i];
+    std::vector<std::array<std::int32_t, 3>> row;
+    const std::int64_t m = max_length >= 0 ? n + 1 : std::min(n + 1, cap);
+    if (m <= cap)
+      for (const auto& r : dfa.transitions[static_cast<std::size_t>(s)]) {
+        auto [it, added] = ids.try_emplace({r[2], m}, static_cast<std::int32_t>(order.size()));
+        if (added) order.emplace_back(r[2], m);
+        row.push_back({r[0], r[1], it->second});
+      }
+    out.transitions.push_back(std::move(row));
+    out.accepting.push_back(dfa.accepting[static_cast<std::size_t>(s)] && n >= min_length);
+  }
+  return minimize(out);
 }
 
 RangeDfa literal_dfa(const std::vector<std::vector<std::int32_t>>& names) {

@@ -68,6 +68,11 @@ RangeDfa quotient(const std::vector<std::int32_t>& cls, std::size_t count,
   return out;
 }
 
+/// The minimal DFA of the strings of `dfa` whose length (in code points) is at
+/// least `min_length` and, when `max_length` >= 0, at most `max_length`: the
+/// product with a counter, minimised.
+RangeDfa with_length(const RangeDfa& dfa, std::int64_t min_length, std::int64_t max_length);
+
 /// The minimal DFA accepting exactly the given strings of code points.
 RangeDfa literal_dfa(const std::vector<std::vector<std::int32_t>>& names);
 

@@ -70,6 +70,33 @@ std::vector<std::vector<std::int32_t>> code_points(nb::handle names, const char*
   return points;
 }
 
+/// The compile_regex input for `pattern` (code points, lone surrogates
+/// included); `property` resolves \\p{...} and must outlive the input.
+RegexInput regex_input(nb::handle pattern, bool anchored, nb::handle digit_positions,
+                       const nb::callable& property) {
+  if (!PyUnicode_Check(pattern.ptr())) throw nb::type_error("a regex pattern must be a str");
+  RegexInput in;
+  Py_ssize_t n = PyUnicode_GetLength(pattern.ptr());
+  in.pattern.resize(static_cast<std::size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i)
+    in.pattern[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(PyUnicode_ReadChar(pattern.ptr(), i));
+  in.unicode_digit.assign(in.pattern.size(), false);
+  for (nb::handle pos : digit_positions) {
+    auto k = nb::cast<std::size_t>(pos);
+    if (k < in.unicode_digit.size()) in.unicode_digit[k] = true;
+  }
+  in.anchored = anchored;
+  in.property = [&property, pattern](std::size_t begin, std::size_t end) {
+    nb::object name = nb::steal(PySequence_GetSlice(pattern.ptr(), static_cast<Py_ssize_t>(begin),
+                                                    static_cast<Py_ssize_t>(end)));
+    if (!name.is_valid()) throw nb::python_error();
+    CodePointSet out;
+    for (nb::handle r : property(name)) out.push_back({nb::cast<std::int32_t>(r[0]), nb::cast<std::int32_t>(r[1])});
+    return out;
+  };
+  return in;
+}
+
 NumberConstraints number_constraints(const std::vector<std::pair<std::string, unsigned>>& bounds,
                                      std::uint64_t multiple_p, std::uint64_t multiple_q,
                                      int exponent_limit, std::uint64_t max_remainders,
@@ -152,26 +179,7 @@ void bind_automata(nb::module_& m) {
   m.def(
       "regex_dfas",
       [](nb::handle pattern, bool anchored, nb::handle digit_positions, nb::callable property) -> nb::object {
-        if (!PyUnicode_Check(pattern.ptr())) throw nb::type_error("regex_dfas takes a str pattern");
-        RegexInput in;
-        Py_ssize_t n = PyUnicode_GetLength(pattern.ptr());
-        in.pattern.resize(static_cast<std::size_t>(n));
-        for (Py_ssize_t i = 0; i < n; ++i)  // code points, lone surrogates included
-          in.pattern[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(PyUnicode_ReadChar(pattern.ptr(), i));
-        in.unicode_digit.assign(in.pattern.size(), false);
-        for (nb::handle pos : digit_positions) {
-          auto k = nb::cast<std::size_t>(pos);
-          if (k < in.unicode_digit.size()) in.unicode_digit[k] = true;
-        }
-        in.anchored = anchored;
-        in.property = [&property, &pattern](std::size_t begin, std::size_t end) {
-          nb::object name = nb::steal(PySequence_GetSlice(pattern.ptr(), static_cast<Py_ssize_t>(begin),
-                                                          static_cast<Py_ssize_t>(end)));
-          if (!name.is_valid()) throw nb::python_error();
-          CodePointSet out;
-          for (nb::handle r : property(name)) out.push_back({nb::cast<std::int32_t>(r[0]), nb::cast<std::int32_t>(r[1])});
-          return out;
-        };
+        RegexInput in = regex_input(pattern, anchored, digit_positions, property);
         auto result = compile_regex(in);  // the GIL is held: \p{...} calls back into Python
         if (auto* error = std::get_if<RegexError>(&result)) {
           static constexpr const char* kKinds[] = {"syntax", "lookahead", "nfa", "dfa"};
@@ -191,6 +199,37 @@ void bind_automata(nb::module_& m) {
       "with kind 'syntax' (what at offset), 'lookahead' (not right after a leading ^),\n"
       "'nfa' or 'dfa' (too large). digit_positions: offsets of non-ASCII characters\n"
       "str.isdigit() accepts; unicode_property(name) resolves \\p{name} to (lo, hi) ranges.");
+  m.def(
+      "pattern_json_string",
+      [](nb::handle pattern, nb::handle digit_positions, nb::callable property, std::int64_t min_length,
+         std::int64_t max_length, std::int64_t max_length_states, std::size_t max_states) -> nb::object {
+        RegexInput in = regex_input(pattern, false, digit_positions, property);
+        auto result = compile_regex(in);  // the GIL is held: \p{...} calls back into Python
+        auto* parts = std::get_if<std::vector<RegexPart>>(&result);
+        if (!parts || parts->size() != 1) return nb::none();  // an error or lookaheads
+        RangeDfa dfa = std::move(parts->front().dfa);
+        const bool lengths = min_length > 0 || max_length >= 0;
+        const std::int64_t cap = max_length >= 0 ? max_length : min_length;
+        if (lengths && (cap + 1) * static_cast<std::int64_t>(dfa.transitions.size()) > max_length_states)
+          return nb::none();
+        std::optional<ByteTable> table;
+        {
+          nb::gil_scoped_release release;
+          if (lengths) dfa = with_length(dfa, min_length, max_length);
+          if (std::any_of(dfa.accepting.begin(), dfa.accepting.end(), [](bool a) { return a; }))
+            table = lower_json_string(dfa, max_states);
+        }
+        if (!table) return nb::none();
+        return make_dfa_machine(table->cells, std::move(table->accepting), 0);
+      },
+      nb::arg("pattern"), nb::arg("digit_positions"), nb::arg("unicode_property"), nb::arg("min_length"),
+      nb::arg("max_length"), nb::arg("max_length_states"), nb::arg("max_states"),
+      "A DfaStateMachine reading the JSON string literals whose value pattern (unanchored,\n"
+      "without lookaheads) matches, of min_length..max_length code points (max_length < 0:\n"
+      "no maximum), built in one call (regex, length counter, minimisation, JSON string\n"
+      "lowering, the machine); None where the caller's general path decides: a pattern that\n"
+      "does not compile or has lookaheads, (cap + 1) x states past max_length_states, no\n"
+      "string at all, or more than max_states rows.");
   bind_lowering(m, "lower_utf8", lower_utf8,
                 "Byte rows reading the UTF-8 encoding of a code-point DFA's strings (row s is\n"
                 "state s): (packed int32 rows of 256 targets, accepting flags), or None past\n"

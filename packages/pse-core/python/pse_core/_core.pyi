@@ -478,6 +478,23 @@ def literal_json_string(
     (``exclude``: to none of them), built in one native call (``literal_dfa``,
     complement, ``lower_json_string``, the machine), or None past ``max_states`` rows."""
 
+def pattern_json_string(
+    pattern: str,
+    digit_positions: Iterable[int],
+    unicode_property: Callable[[str], Sequence[tuple[int, int]]],
+    min_length: int,
+    max_length: int,
+    max_length_states: int,
+    max_states: int,
+) -> DfaStateMachine | None:
+    """A machine reading the JSON string literals whose value ``pattern``
+    (unanchored, no lookaheads) matches, of ``min_length..max_length`` code
+    points (``max_length < 0``: no maximum), built in one native call (regex,
+    length counter, minimisation, ``lower_json_string``, the machine); None
+    where the caller's general path decides (a pattern that does not compile or
+    has lookaheads, ``(cap + 1) x states`` past ``max_length_states``, no string
+    at all, more than ``max_states`` rows)."""
+
 class Grammar:
     """A compiled context-free grammar: terminal automata under an Earley parser."""
 

@@ -21,7 +21,7 @@ from .formats import SUPPORTED_FORMATS, format_pattern
 from .hostname import hostname_dfa, hostname_machine
 from .json_string import lower_json_string
 from .numbers import number_machine as _number_machine
-from .regex import compile_pattern
+from .regex import compile_pattern, pattern_string_machine
 
 # Compiled automata are cached per process so that schemas seen again cost
 # nothing; each cached machine holds its byte table natively (1 KiB per row, a
@@ -135,6 +135,10 @@ def string_machine(
             format,
             lambda: lower_json_string(format_dfa(format), "format").machine(0),
         )
+    if format is None and pattern is not None:  # a pattern alone: one native call
+        machine = pattern_string_machine(pattern, min_length, max_length)
+        if machine is not None:
+            return machine
     dfa = string_dfa(pattern, min_length, max_length, format)
     if dfa.is_empty():
         raise SchemaError(

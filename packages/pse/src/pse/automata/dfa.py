@@ -18,6 +18,8 @@ from pse_core.errors import SchemaError
 from . import charset as cs
 
 MAX_BYTE_STATES = 20_000
+#: The most states ``with_length``'s counter product may need ((cap + 1) x states).
+MAX_LENGTH_STATES = 50_000
 
 # A byte row with no moves (for callers that build rows themselves).
 EMPTY_ROW = array("i", [-1]) * 256
@@ -114,7 +116,7 @@ def with_length(dfa: CpDfa, min_length: int, max_length: int | None, keyword: st
     if min_length <= 0 and max_length is None:
         return dfa
     cap = max_length if max_length is not None else min_length
-    if (cap + 1) * len(dfa) > 50_000:
+    if (cap + 1) * len(dfa) > MAX_LENGTH_STATES:
         raise SchemaError(
             f"{keyword} is too large to compile", code="automaton-too-large", keyword=keyword
         )

@@ -23,12 +23,12 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from pse_core._core import regex_dfas
+from pse_core._core import DfaStateMachine, pattern_json_string, regex_dfas
 from pse_core.errors import SchemaError
 
 from . import charset as cs
 from .charset import CharSet
-from .dfa import CpDfa
+from .dfa import MAX_BYTE_STATES, MAX_LENGTH_STATES, CpDfa
 
 # General_Category values and their aliases (PropertyValueAliases.txt).
 _GC_GROUPS: dict[str, tuple[str, ...]] = {
@@ -121,12 +121,17 @@ def unicode_property(name: str) -> CharSet:
     raise _unsupported(f"unsupported Unicode property \\p{{{name}}}")
 
 
+def _digit_positions(pattern: str) -> list[int]:
+    """Offsets of the non-ASCII characters ``str.isdigit`` accepts (what ``\\d`` reads)."""
+    return [] if pattern.isascii() else [i for i, ch in enumerate(pattern) if ch.isdigit()]
+
+
 def compile_pattern(pattern: str, anchored: bool, keyword: str) -> list[tuple[CpDfa, bool]]:
     """The minimal DFA of ``pattern`` (unanchored unless ``anchored``), then one
     ``(dfa, negative)`` per leading lookahead: the strings that start with a
     match (``negative``: whose complement is meant), for the caller to intersect.
     """
-    digits = [] if pattern.isascii() else [i for i, ch in enumerate(pattern) if ch.isdigit()]
+    digits = _digit_positions(pattern)
     parts, kind, what, offset = regex_dfas(pattern, anchored, digits, unicode_property)
     if parts is not None:
         return [(CpDfa(trans, accepting), negative) for trans, accepting, negative in parts]
@@ -137,6 +142,24 @@ def compile_pattern(pattern: str, anchored: bool, keyword: str) -> list[tuple[Cp
     failed = "pattern" if kind == "nfa" else keyword
     raise SchemaError(
         f"{failed} is too large to compile", code="automaton-too-large", keyword=failed
+    )
+
+
+def pattern_string_machine(
+    pattern: str, min_length: int, max_length: int | None
+) -> DfaStateMachine | None:
+    """The JSON string literals whose value ``pattern`` matches, of
+    ``min_length..max_length`` code points, built in one native call
+    (``pse_core._core.pattern_json_string``); ``None`` where ``string_dfa``'s
+    general path decides (lookaheads, errors, sizes, no string at all)."""
+    return pattern_json_string(
+        pattern,
+        _digit_positions(pattern),
+        unicode_property,
+        max(min_length, 0),
+        -1 if max_length is None else max_length,
+        MAX_LENGTH_STATES,
+        MAX_BYTE_STATES,
     )
 
 
