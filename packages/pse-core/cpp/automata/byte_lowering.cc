@@ -90,7 +90,11 @@ enum Tag : std::int32_t { kUtf8, kEscape, kLow, kHex };
 
 class Builder {
  public:
-  explicit Builder(std::size_t max_states) : max_states_(max_states) {}
+  /// `expected`: about how many rows the table will have (reserved up front:
+  /// growing a table of 256-int rows row by row copies it again and again).
+  Builder(std::size_t max_states, std::size_t expected) : max_states_(max_states) {
+    table_.cells.reserve(std::min(expected, max_states) * 256);
+  }
 
   std::int32_t add(bool accepting = false) {
     if (table_.accepting.size() >= max_states_) throw TooLarge{};
@@ -224,7 +228,7 @@ void push_raw(Ranges& out, std::int32_t lo, std::int32_t hi, std::int32_t t) {
 
 std::optional<ByteTable> lower_utf8(const RangeDfa& dfa, std::size_t max_states) {
   try {
-    Builder b(max_states);
+    Builder b(max_states, 2 * dfa.accepting.size() + 8);
     for (bool accepting : dfa.accepting) b.add(accepting);
     for (std::size_t s = 0; s < dfa.transitions.size(); ++s) b.utf8(static_cast<std::int32_t>(s), dfa.transitions[s]);
     return b.take();
@@ -235,7 +239,7 @@ std::optional<ByteTable> lower_utf8(const RangeDfa& dfa, std::size_t max_states)
 
 std::optional<ByteTable> lower_json_string(const RangeDfa& dfa, std::size_t max_states) {
   try {
-    Builder b(max_states);
+    Builder b(max_states, 6 * dfa.accepting.size() + 8);  // a state, '\\' and 4 hex digits each
     std::int32_t start = b.add();
     std::int32_t final_state = b.add(true);
     std::vector<std::int32_t> main;
