@@ -110,8 +110,12 @@ void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result res
 
 const MaskEntry& MaskComputer::entry(const Frame& leaf, std::uint32_t root) {
   MaskCache::Key key = MaskCache::key(leaf, root, vocab_.span());
+  const std::size_t h = MaskCache::KeyHash{}(key);
+  Recent& slot = recent_[(h ^ h >> 29) & (kRecent - 1)];
+  if (slot.entry && slot.key == key) return *slot.entry;
   auto [it, fresh] = seen_.try_emplace(key, nullptr);
   if (fresh) it->second = vocab_.cache().get(key, leaf, vocab_.trie(), vocab_.size());
+  slot = {key, it->second.get()};
   return *it->second;
 }
 
@@ -349,11 +353,14 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
 }
 
 bool MaskComputer::compute(const Positions& closed, std::uint32_t* bits) {
+  bool dropped = false;
   if (vocab_.cache().generation() != generation_) {  // the cache let go: so do we
     seen_.clear();
     generation_ = vocab_.cache().generation();
+    dropped = true;
   }
-  drop_dead_classes(seen_, swept_size_, swept_deaths_, [](const auto&) {});
+  drop_dead_classes(seen_, swept_size_, swept_deaths_, [&](const auto&) { dropped = true; });
+  if (dropped) std::fill(recent_.begin(), recent_.end(), Recent{});
   bits_ = bits;
   finished_ = false;
   explore(0, closed, 0);

@@ -118,6 +118,15 @@ class MaskComputer {
   /// MaskCache::generation): the cache's bound frees them once every engine
   /// has let go.
   std::unordered_map<MaskCache::Key, std::shared_ptr<const MaskEntry>, MaskCache::KeyHash> seen_;
+  /// A direct-mapped view of `seen_` (emptied with it), looked at first: one
+  /// slot read where `seen_` costs a bucket, a node and its hash (grammar
+  /// masks ask hundreds of entries each).
+  struct Recent {
+    MaskCache::Key key;
+    const MaskEntry* entry = nullptr;
+  };
+  static constexpr std::size_t kRecent = 4096;
+  std::vector<Recent> recent_ = std::vector<Recent>(kRecent);
   std::uint64_t generation_ = 0;
   std::size_t swept_size_ = 0;      ///< `seen_` after its last sweep of dead leaf classes
   std::uint64_t swept_deaths_ = 0;  ///< leaf_class_deaths at that sweep

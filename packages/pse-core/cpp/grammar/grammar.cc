@@ -6,6 +6,8 @@
 #include <iterator>
 #include <string_view>
 #include <unordered_set>
+#include <tuple>
+#include <utility>
 
 #include "pse_core/errors.h"
 #include "pse_core/limits.h"
@@ -82,6 +84,8 @@ struct BuildScratch {
   std::vector<std::uint8_t> predicted;
   std::vector<std::uint32_t> table;
   std::vector<std::int32_t> seeds;
+  std::vector<std::uint16_t> expected;
+  std::vector<std::uint32_t> scanned;  ///< Grammar::scan: indices of the items it advances
 };
 
 /// Builds one Earley set. Its items fall in two parts: the kernel (items that
@@ -97,6 +101,8 @@ struct EarleyBuilder {
   /// Open addressing over item indices + 1 (0: free); grows with the set.
   std::vector<std::uint32_t>& table = scratch.table;
 
+  explicit EarleyBuilder(const Grammar& grammar) : g(grammar) { s->kernel.reserve(8); }
+
   static BuildScratch& fresh_scratch(std::size_t nonterminals) {
     thread_local BuildScratch scratch;
     scratch.predicted.assign(nonterminals, 0);
@@ -110,16 +116,16 @@ struct EarleyBuilder {
     const ItemKey key{it.rule, it.dot, it.origin};
     std::size_t mask = table.size() - 1, i = ItemHash{}(key) & mask;
     for (; table[i]; i = (i + 1) & mask) {
-      const Item& o = s->items[table[i] - 1];
+      const Item& o = s->kernel[table[i] - 1];
       if (o.rule == it.rule && o.dot == it.dot && o.origin == it.origin) return;
     }
-    s->items.push_back(it);
-    table[i] = static_cast<std::uint32_t>(s->items.size());
-    if (2 * s->items.size() > table.size()) {
+    s->kernel.push_back(it);
+    table[i] = static_cast<std::uint32_t>(s->kernel.size());
+    if (2 * s->kernel.size() > table.size()) {
       table.assign(table.size() * 4, 0);
       mask = table.size() - 1;
-      for (std::uint32_t k = 0; k < s->items.size(); ++k) {
-        const Item& o = s->items[k];
+      for (std::uint32_t k = 0; k < s->kernel.size(); ++k) {
+        const Item& o = s->kernel[k];
         std::size_t j = ItemHash{}(ItemKey{o.rule, o.dot, o.origin}) & mask;
         while (table[j]) j = (j + 1) & mask;
         table[j] = k + 1;
@@ -135,9 +141,9 @@ struct EarleyBuilder {
   }
 
   SetPtr run() {
-    for (std::size_t i = 0; i < s->items.size(); ++i) {
-      if (s->items.size() > limits::kMaxEarleyItems) too_many();
-      const Item it = s->items[i];
+    for (std::size_t i = 0; i < s->kernel.size(); ++i) {
+      if (s->kernel.size() > limits::kMaxEarleyItems) too_many();
+      const Item it = s->kernel[i];
       const Rule& r = g.rules_[it.rule];
       if (it.dot < r.rhs.size()) {
         std::int32_t sym = r.rhs[it.dot];
@@ -152,29 +158,37 @@ struct EarleyBuilder {
       auto lo = std::lower_bound(o->waiting.begin(), o->waiting.end(),
                                  std::pair<std::int32_t, std::uint32_t>{r.lhs, 0});
       for (; lo != o->waiting.end() && lo->first == r.lhs; ++lo) {
-        const Item& w = o->items[lo->second];
+        const Item w = o->item(lo->second);
         add(Item{w.rule, w.dot + 1, w.origin});
       }
     }
-    const auto kernel = static_cast<std::uint32_t>(s->items.size());
-    std::vector<std::uint16_t> expected;
+    const auto kernel = static_cast<std::uint32_t>(s->kernel.size());
+    std::sort(scratch.seeds.begin(), scratch.seeds.end());
+    std::shared_ptr<const Prediction> predicted_here = g.prediction(scratch.seeds);
+    const Prediction& p = *predicted_here;
+    if (kernel + p.items.size() > limits::kMaxEarleyItems) too_many();
+    std::vector<std::uint16_t>& expected = scratch.expected;
+    expected.clear();
+    std::uint32_t kernel_waiting = 0;
     for (std::uint32_t i = 0; i < kernel; ++i) {
-      const Item& it = s->items[i];
+      const Item& it = s->kernel[i];
       const Rule& r = g.rules_[it.rule];
       if (it.dot < r.rhs.size()) {
         std::int32_t sym = r.rhs[it.dot];
         if (sym >= 0) expected.push_back(static_cast<std::uint16_t>(sym));
-        else s->waiting.emplace_back(~sym, i);
+        else ++kernel_waiting;
+      }
+    }
+    s->waiting.reserve(kernel_waiting + p.waiting.size());
+    for (std::uint32_t i = 0; i < kernel; ++i) {
+      const Item& it = s->kernel[i];
+      const Rule& r = g.rules_[it.rule];
+      if (it.dot < r.rhs.size()) {
+        if (r.rhs[it.dot] < 0) s->waiting.emplace_back(~r.rhs[it.dot], i);
       } else if (it.rule == 0) {
         s->complete = true;
       }
     }
-    std::sort(scratch.seeds.begin(), scratch.seeds.end());
-    const std::shared_ptr<const Prediction> predicted_here = g.prediction(scratch.seeds);
-    const Prediction& p = *predicted_here;
-    if (kernel + p.items.size() > limits::kMaxEarleyItems) too_many();
-    s->items.reserve(kernel + p.items.size());
-    for (auto [rule, dot] : p.items) s->items.push_back(Item{rule, dot, s.get()});
     s->complete = s->complete || p.complete;
     const std::size_t mid = s->waiting.size();
     for (auto [nt, i] : p.waiting) s->waiting.emplace_back(nt, kernel + i);
@@ -182,12 +196,19 @@ struct EarleyBuilder {
     std::inplace_merge(s->waiting.begin(), s->waiting.begin() + static_cast<std::ptrdiff_t>(mid),
                        s->waiting.end());
     std::sort(expected.begin(), expected.end());
-    const std::size_t own = expected.size();
-    expected.insert(expected.end(), p.expected.begin(), p.expected.end());
-    std::inplace_merge(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(own), expected.end());
-    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
-    s->expected_id = g.intern_expected(expected);
-    s->expected = std::move(expected);
+    if (std::includes(p.expected.begin(), p.expected.end(), expected.begin(), expected.end())) {
+      // Most kernels expect no terminal the predictions do not: the list and its id are made.
+      s->expected = p.expected;
+      s->expected_id = p.expected_id;
+    } else {
+      const std::size_t own = expected.size();
+      expected.insert(expected.end(), p.expected.begin(), p.expected.end());
+      std::inplace_merge(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(own),
+                         expected.end());
+      expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+      std::tie(s->expected_id, s->expected) = g.intern_expected(expected);
+    }
+    s->predicted = std::move(predicted_here);
     return s;
   }
 
@@ -207,6 +228,7 @@ std::shared_ptr<const Prediction> Grammar::prediction(const std::vector<std::int
   // The closure of the seeds under prediction, with the dots advanced over
   // nullable nonterminals: items (rule, dot) that all begin in the set.
   auto p = std::make_shared<Prediction>();
+  std::vector<std::uint16_t> expected;
   std::vector<std::uint8_t> predicted(rules_of_.size(), 0);
   std::unordered_set<std::uint64_t> advanced;  // (rule, dot > 0) pairs made
   auto predict = [&](std::int32_t a) {
@@ -222,7 +244,8 @@ std::shared_ptr<const Prediction> Grammar::prediction(const std::vector<std::int
     if (dot < r.rhs.size()) {
       const std::int32_t sym = r.rhs[dot];
       if (sym >= 0) {
-        p->expected.push_back(static_cast<std::uint16_t>(sym));
+        expected.push_back(static_cast<std::uint16_t>(sym));
+        p->scans.emplace_back(static_cast<std::uint16_t>(sym), static_cast<std::uint32_t>(i));
         continue;
       }
       predict(~sym);
@@ -234,8 +257,10 @@ std::shared_ptr<const Prediction> Grammar::prediction(const std::vector<std::int
     }
   }
   std::sort(p->waiting.begin(), p->waiting.end());
-  std::sort(p->expected.begin(), p->expected.end());
-  p->expected.erase(std::unique(p->expected.begin(), p->expected.end()), p->expected.end());
+  std::sort(expected.begin(), expected.end());
+  expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+  std::sort(p->scans.begin(), p->scans.end());
+  std::tie(p->expected_id, p->expected) = intern_expected(expected);
   std::lock_guard<std::mutex> lock(mutex_);
   // Seed sets are few (the sets of a grammar share them); past the bound the
   // memo starts over.
@@ -462,11 +487,13 @@ bool Grammar::backslash_extends(const Terminal& t, std::int32_t s) {
   return false;
 }
 
-std::int32_t Grammar::intern_expected(std::vector<std::uint16_t> terms) const {
+std::pair<std::int32_t, std::span<const std::uint16_t>> Grammar::intern_expected(
+    const std::vector<std::uint16_t>& terms) const {
   std::string key(reinterpret_cast<const char*>(terms.data()), terms.size() * sizeof(std::uint16_t));
   std::lock_guard<std::mutex> lock(mutex_);
   auto [it, fresh] = expected_ids_.emplace(std::move(key), static_cast<std::int32_t>(expected_ids_.size()));
-  return it->second;
+  if (fresh) expected_lists_.push_back(terms);  // a deque: earlier lists stay where they are
+  return {it->second, expected_lists_[static_cast<std::size_t>(it->second)]};
 }
 
 SetPtr Grammar::initial_set() const {
@@ -494,19 +521,37 @@ SetPtr Grammar::scan(const SetPtr& set, const std::vector<std::uint16_t>& terms)
   }
   EarleyBuilder b{*this};
   b.s->prev = set;
-  for (const Item& it : set->items) {
+  // The items that expect one of `terms`, in their order: the kernel's by a
+  // look at each, the predicted ones from the prediction's index.
+  std::vector<std::uint32_t>& scanned = b.scratch.scanned;
+  scanned.clear();
+  const auto kernel = static_cast<std::uint32_t>(set->kernel.size());
+  for (std::uint32_t i = 0; i < kernel; ++i) {
+    const Item& it = set->kernel[i];
     const Rule& r = rules_[it.rule];
     if (it.dot < r.rhs.size() && r.rhs[it.dot] >= 0 &&
         std::binary_search(terms.begin(), terms.end(), static_cast<std::uint16_t>(r.rhs[it.dot])))
-      b.add(Item{it.rule, it.dot + 1, it.origin});
+      scanned.push_back(i);
   }
-  if (b.s->items.empty()) return nullptr;
+  const Prediction& p = *set->predicted;
+  const std::size_t own = scanned.size();
+  for (std::uint16_t t : terms)
+    for (auto at = std::lower_bound(p.scans.begin(), p.scans.end(), std::pair<std::uint16_t, std::uint32_t>{t, 0});
+         at != p.scans.end() && at->first == t; ++at)
+      scanned.push_back(kernel + at->second);
+  if (terms.size() > 1) std::sort(scanned.begin() + static_cast<std::ptrdiff_t>(own), scanned.end());
+  for (std::uint32_t i : scanned) {
+    const Item it = set->item(i);
+    b.add(Item{it.rule, it.dot + 1, it.origin});
+  }
+  if (b.s->kernel.empty()) return nullptr;
   SetPtr out = b.run();
+  SetPtr dropped;  // released outside the lock
   {
     // The memo is weak; the most recent results stay alive here so that the
     // next masks (which revisit the same parses) find them.
     std::lock_guard<std::mutex> lock(mutex_);
-    recent_[recent_next_++ % recent_.size()] = out;
+    dropped = std::exchange(recent_[recent_next_++ % recent_.size()], out);
   }
   std::lock_guard<std::mutex> lock(set->memo_mutex);
   for (auto& [key, weak] : set->memo)
@@ -520,7 +565,7 @@ SetPtr Grammar::scan(const SetPtr& set, const std::vector<std::uint16_t>& terms)
 }
 
 StatePtr Grammar::make_state(SetPtr set, HookState hook) const {
-  auto ps = std::make_shared<ParseState>();
+  SetPtr effective;
   if (set && hook_ == Hook::kPython && hook.line_start) {
     // The INDENT or DEDENTs a real token at column `col` would bring.
     // Columns are compared with tab stops of 8 and of 1; where the two
@@ -537,10 +582,11 @@ StatePtr Grammar::make_state(SetPtr set, HookState hook) const {
       if (hook.indents[level] != hook.col || hook.alt_indents[level] != hook.altcol)
         e = nullptr;  // inconsistent dedent, or TabError
     }
-    ps->effective = std::move(e);
+    effective = std::move(e);
   }
+  auto ps = std::make_shared<ParseState>(std::move(hook));
   ps->set = std::move(set);
-  ps->hook = std::move(hook);
+  ps->effective = std::move(effective);
   return ps;
 }
 

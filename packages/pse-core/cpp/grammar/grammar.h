@@ -16,9 +16,11 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -63,6 +65,17 @@ struct Rule {
 struct EarleySet;
 using SetPtr = std::shared_ptr<const EarleySet>;
 
+/// The items an Earley set predicts from its seeds (grammar.cc EarleyBuilder):
+/// (rule, dot) pairs whose origin is the set itself.
+struct Prediction {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> items;
+  std::vector<std::pair<std::int32_t, std::uint32_t>> waiting;  ///< (nonterminal, index in items), sorted
+  std::vector<std::pair<std::uint16_t, std::uint32_t>> scans;   ///< (terminal, index in items), sorted
+  std::span<const std::uint16_t> expected;                      ///< terminals, sorted (interned)
+  std::int32_t expected_id = -1;                                ///< `expected`'s id
+  bool complete = false;                                        ///< the start rule completes here
+};
+
 struct Item {
   std::uint32_t rule, dot;
   const EarleySet* origin;
@@ -75,12 +88,23 @@ struct EarleySet {
   EarleySet(const EarleySet&) = delete;
   EarleySet& operator=(const EarleySet&) = delete;
   ~EarleySet();
-  std::vector<Item> items;
+  /// The kernel: items begun in earlier sets (scanned, completed, or advanced
+  /// over a nullable nonterminal). Items [0, kernel.size()) are these; the
+  /// others are `predicted`'s, shared by every set with the same seeds.
+  std::vector<Item> kernel;
+  std::shared_ptr<const Prediction> predicted;
+  std::size_t size() const { return kernel.size() + predicted->items.size(); }
+  Item item(std::size_t i) const {
+    if (i < kernel.size()) return kernel[i];
+    const auto [rule, dot] = predicted->items[i - kernel.size()];
+    return Item{rule, dot, this};
+  }
   /// (nonterminal, item index) for the items whose next symbol is that
   /// nonterminal, sorted: completion looks them up.
   std::vector<std::pair<std::int32_t, std::uint32_t>> waiting;
-  std::vector<std::uint16_t> expected;  ///< terminals some item expects next, sorted
-  std::int32_t expected_id = -1;        ///< `expected`, interned
+  /// Terminals some item expects next, sorted; interned (held by the grammar).
+  std::span<const std::uint16_t> expected;
+  std::int32_t expected_id = -1;  ///< `expected`'s id
   bool complete = false;          ///< the start symbol spans everything so far
   mutable SetPtr prev;            ///< mutable only for iterative destruction
   /// Memo of scans: terminal list -> the next set (weak: no cycles).
@@ -98,15 +122,6 @@ struct EarleySet {
 /// bash heredoc flags: `<<-` (leading tabs stripped), a quoted delimiter word
 /// (the body is read raw; unquoted, a backslash-newline joins two lines).
 constexpr std::uint8_t kHeredocDash = 1, kHeredocQuoted = 2;
-
-/// The items an Earley set predicts from its seeds (grammar.cc EarleyBuilder):
-/// (rule, dot) pairs whose origin is the set itself.
-struct Prediction {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> items;
-  std::vector<std::pair<std::int32_t, std::uint32_t>> waiting;  ///< (nonterminal, index in items), sorted
-  std::vector<std::uint16_t> expected;                          ///< terminals, sorted
-  bool complete = false;                                        ///< the start rule completes here
-};
 
 /// Context of the lexer hooks.
 struct HookState {
@@ -126,6 +141,8 @@ struct HookState {
 
 /// What a grammar frame holds.
 struct ParseState : std::enable_shared_from_this<ParseState> {
+  ParseState() = default;
+  explicit ParseState(HookState h) : hook(std::move(h)) {}
   SetPtr set;        ///< null: no parse continues
   SetPtr effective;  ///< python at a line start: `set` after INDENT/DEDENTs for `col`
   HookState hook;
@@ -259,7 +276,9 @@ class Grammar {
   /// The terminal of the heredoc body ending at `delimiter` (kHeredoc* flags), made on first use.
   std::uint16_t heredoc_terminal(const std::string& delimiter, std::uint8_t flags) const;
   static bool is_token(TermRole role) { return role == TermRole::kNormal || role == TermRole::kHeredoc; }
-  std::int32_t intern_expected(std::vector<std::uint16_t> terms) const;
+  /// A sorted terminal list, interned: its id and its lasting copy.
+  std::pair<std::int32_t, std::span<const std::uint16_t>> intern_expected(
+      const std::vector<std::uint16_t>& terms) const;
   /// The predictions of an Earley set whose kernel waits on `seeds` (sorted), made once.
   std::shared_ptr<const Prediction> prediction(const std::vector<std::int32_t>& seeds) const;
   /// python: NAME shadows the literal terminals whose texts a NAME can go on from.
@@ -310,6 +329,7 @@ class Grammar {
   mutable std::mutex mutex_;  ///< guards interning (configs, expected lists)
   mutable std::unordered_map<std::string, std::int32_t> config_ids_;
   mutable std::unordered_map<std::string, std::int32_t> expected_ids_;
+  mutable std::deque<std::vector<std::uint16_t>> expected_lists_;  ///< by id
   static constexpr std::size_t kMaxPredictions = 1u << 16;
   mutable std::unordered_map<std::string, std::shared_ptr<const Prediction>> predictions_;  ///< by seeds
   mutable std::unordered_map<std::string, std::int32_t> extends_ids_;

@@ -199,7 +199,7 @@ std::uint32_t Grammar::set_bound(const EarleySet& set) const {
     };
     std::vector<std::vector<std::pair<std::size_t, std::uint32_t>>> edges(done.size());
     for (auto [nt, i] : s.waiting) {
-      const Item& w = s.items[i];
+      const Item w = s.item(i);
       const std::uint32_t rest = rest_len_[w.rule][w.dot + 1];
       const std::size_t k = slot(nt);
       if (w.rule == 0) {
@@ -226,7 +226,8 @@ std::uint32_t Grammar::set_bound(const EarleySet& set) const {
         }
     }
     std::uint32_t bound = kFar;
-    for (const Item& it : s.items) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const Item it = s.item(i);
       const std::uint32_t after =
           it.rule == 0 ? 0
           : it.origin == &s ? (slot(rules_[it.rule].lhs) < done.size() ? done[slot(rules_[it.rule].lhs)].second : kFar)
