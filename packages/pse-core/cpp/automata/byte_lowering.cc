@@ -88,12 +88,16 @@ struct KeyHash {
 
 enum Tag : std::int32_t { kUtf8, kEscape, kLow, kHex };
 
+constexpr std::size_t kReservedRows = 1024;
+
 class Builder {
  public:
-  /// `expected`: about how many rows the table will have (reserved up front:
-  /// growing a table of 256-int rows row by row copies it again and again).
+  /// `expected`: about how many rows the table will have, reserved up front
+  /// (growing a table of 256-int rows row by row copies it again and again) up
+  /// to kReservedRows (1 MiB): beyond that a fresh reservation costs more page
+  /// faults than the copies it saves.
   Builder(std::size_t max_states, std::size_t expected) : max_states_(max_states) {
-    table_.cells.reserve(std::min(expected, max_states) * 256);
+    table_.cells.reserve(std::min({expected, max_states, kReservedRows}) * 256);
   }
 
   std::int32_t add(bool accepting = false) {

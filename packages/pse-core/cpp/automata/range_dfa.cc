@@ -95,12 +95,6 @@ std::vector<bool> co_reachable(const std::vector<std::vector<std::int32_t>>& rev
   return seeds;
 }
 
-void push_range(std::vector<std::array<std::int32_t, 3>>& row, std::int32_t lo, std::int32_t hi,
-                std::int32_t target) {
-  if (!row.empty() && row.back()[1] + 1 == lo && row.back()[2] == target) row.back()[1] = hi;
-  else row.push_back({lo, hi, target});
-}
-
 RangeDfa with_length(const RangeDfa& dfa, std::int64_t min_length, std::int64_t max_length) {
   const std::int64_t cap = max_length >= 0 ? max_length : min_length;
   std::map<std::pair<std::int32_t, std::int64_t>, std::int32_t> ids{{{0, 0}, 0}};

@@ -28,9 +28,13 @@ std::vector<bool> co_reachable(const std::vector<std::vector<std::int32_t>>& rev
                                std::vector<bool> seeds);
 
 /// Appends the move (lo, hi, target) to a row of sorted ranges, joined with the
-/// row's last range when it ends at lo - 1 and has the same target.
-void push_range(std::vector<std::array<std::int32_t, 3>>& row, std::int32_t lo, std::int32_t hi,
-                std::int32_t target);
+/// row's last range when it ends at lo - 1 and has the same target (inline: it
+/// runs per range in every round of minimize's refinement).
+inline void push_range(std::vector<std::array<std::int32_t, 3>>& row, std::int32_t lo,
+                       std::int32_t hi, std::int32_t target) {
+  if (!row.empty() && row.back()[1] + 1 == lo && row.back()[2] == target) row.back()[1] = hi;
+  else row.push_back({lo, hi, target});
+}
 
 /// The quotient of a DFA by a partition of its live states into `count`
 /// classes (cls[s], for s with live[s]; state 0 is live): one state per class,
