@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <utility>
 
 #include "consume.h"
@@ -72,7 +73,8 @@ bool MaskMemo::recall(std::uint32_t* out, std::size_t words, Result& result) con
   return true;
 }
 
-void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result result) {
+void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result result,
+                        const std::vector<std::int32_t>* ids) {
   const bool dense = result.count >= words;  // more set bits than words
   if (dense && sighted_.insert(hash_).second) {
     bytes_ += kSightBytes;
@@ -80,7 +82,9 @@ void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result res
     return;
   }
   Slot s{key_, {}, {}, result};
-  if (!dense) {
+  if (!dense && ids && ids->size() < words) {
+    s.sparse = *ids;
+  } else if (!dense) {
     s.sparse.reserve(result.count);
     std::size_t w = 0;
     for (; w + 8 <= words; w += 8) {  // eight words at a time: most are zero
@@ -130,9 +134,11 @@ void MaskComputer::mark(std::uint32_t node) {
   const std::int32_t* ids = vocab_.trie().ids(n);
   for (std::uint32_t i = 0; i < n.ids_end - n.ids_begin; ++i)
     bits_[ids[i] >> 5] |= 1u << (ids[i] & 31);
+  if (listing_) ids_.insert(ids_.end(), ids, ids + (n.ids_end - n.ids_begin));
 }
 
 void MaskComputer::external(const Frame* f, std::uint32_t u) {
+  listing_ = false;
   // The slow path: every token below trie node u, fed whole to the stepper.
   const std::size_t depth = nodes_[u].depth;
   for (std::uint32_t c = u + 1; c < nodes_[u].end; ++c) {
@@ -154,6 +160,7 @@ bool MaskComputer::checked(const Frame* f, std::uint32_t u, std::size_t depth) {
   // less the tokens its check rejects; no token is fed to it one by one.
   const auto* node = dynamic_cast<const CheckedNode*>(f->node->external.get());
   if (!node) return false;
+  listing_ = false;
   Arena::Mark m = arena_.mark();
   Positions inner;
   node->positions(f, rt_, inner);
@@ -178,6 +185,10 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       if (!checked(p, u, depth)) external(p, u);
       continue;
     }
+    if (p->kind == Kind::kPhrase && p->node->is_case_sensitive) {
+      phrase(p, u, depth);
+      continue;
+    }
     if (u != 0 && nodes_[u].end - u <= kWalkNodes && p->kind != Kind::kLexer) {
       Arena::Mark m = arena_.mark();
       Positions* below = nullptr;
@@ -189,8 +200,10 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
     const MaskEntry& e = entry(*p, u);
     if (!e.dense.empty()) {
       or_words(bits_, e.dense.data(), words);
+      listing_ = false;
     } else {
       for (std::int32_t id : e.sparse) bits_[id >> 5] |= 1u << (id & 31);
+      if (listing_) ids_.insert(ids_.end(), e.sparse.begin(), e.sparse.end());
     }
     if (!e.lexer_groups.empty()) lexer_exits(p, e, depth);
     if (e.exit_bytes.empty()) continue;
@@ -199,12 +212,13 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
     Positions& below = level(2 * depth);
     rt_.closure(rt_.pop(p), below);
     const ByteSet takes = first_bytes(below);
-    for (std::uint8_t b : e.exit_bytes) {
+    for (std::size_t k = 0; k < e.exit_bytes.size(); ++k) {
+      const std::uint8_t b = e.exit_bytes[k];
       if (!((takes[b >> 6] >> (b & 63)) & 1)) continue;
       Positions& stepped = level(2 * depth + 1);
       rt_.advance(below, b, stepped);
       if (stepped.empty()) continue;
-      for (std::uint32_t i = e.exit_offsets[b]; i < e.exit_offsets[b + 1]; ++i) {
+      for (std::uint32_t i = e.exit_begin[k]; i < e.exit_begin[k + 1]; ++i) {
         std::uint32_t d = e.exit_nodes[i];
         mark(d);
         if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
@@ -212,6 +226,23 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
     }
     arena_.rewind(m);
   }
+}
+
+void MaskComputer::phrase(const Frame* p, std::uint32_t u, std::size_t depth) {
+  const std::string& text = p->node->phrase;
+  const TrieMap& trie = vocab_.trie();
+  std::uint32_t at = u;
+  for (std::uint64_t l = p->local; l < text.size(); ++l) {
+    at = trie.child(at, static_cast<std::uint8_t>(text[l]));
+    if (!at) return;
+    mark(at);
+  }
+  if (at == u || nodes_[at].end == at + 1) return;  // nothing taken, or no token goes on
+  Arena::Mark m = arena_.mark();
+  Positions* below = nullptr;
+  ByteSet takes{};
+  exits(p, at, depth, below, takes);
+  arena_.rewind(m);
 }
 
 MaskComputer::ByteSet MaskComputer::first_bytes(const Positions& set) {
@@ -231,29 +262,37 @@ MaskComputer::ByteSet MaskComputer::first_bytes(const Positions& set) {
 
 void MaskComputer::walk(const Frame* p, std::uint32_t u, std::int32_t state, std::uint64_t local,
                         std::size_t depth, Positions*& below, ByteSet& takes) {
-  for (std::uint32_t c = u + 1; c < nodes_[u].end; c = nodes_[c].end) {
+  const TrieMap::Children cs = vocab_.trie().children(u);
+  for (std::uint32_t k = 0; k < cs.size; ++k) {
     std::int32_t s = state;
     std::uint64_t l = local;
-    if (!leaf::step(p->kind, *p->node, s, l, nodes_[c].byte)) continue;
+    if (!leaf::step(p->kind, *p->node, s, l, cs.bytes[k])) continue;
+    const std::uint32_t c = cs.nodes[k];
     mark(c);
     if (nodes_[c].end == c + 1) continue;
-    if (leaf::accepting(p->kind, *p->node, s, l))
-      for (std::uint32_t d = c + 1; d < nodes_[c].end; d = nodes_[d].end) {
-        // The rest of the token after the leaf ends goes to the stack below.
-        if (!below) {
-          below = &level(2 * depth);
-          rt_.closure(rt_.pop(p), *below);
-          takes = first_bytes(*below);
-        }
-        const std::uint8_t b = nodes_[d].byte;
-        if (!((takes[b >> 6] >> (b & 63)) & 1)) continue;
-        Positions& stepped = level(2 * depth + 1);
-        rt_.advance(*below, b, stepped);
-        if (stepped.empty()) continue;
-        mark(d);
-        if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
-      }
+    if (leaf::accepting(p->kind, *p->node, s, l)) exits(p, c, depth, below, takes);
     walk(p, c, s, l, depth, below, takes);
+  }
+}
+
+void MaskComputer::exits(const Frame* p, std::uint32_t c, std::size_t depth, Positions*& below,
+                         ByteSet& takes) {
+  const TrieMap::Children ds = vocab_.trie().children(c);
+  for (std::uint32_t k = 0; k < ds.size; ++k) {
+    // The rest of the token after the leaf ends goes to the stack below.
+    if (!below) {
+      below = &level(2 * depth);
+      rt_.closure(rt_.pop(p), *below);
+      takes = first_bytes(*below);
+    }
+    const std::uint8_t b = ds.bytes[k];
+    if (!((takes[b >> 6] >> (b & 63)) & 1)) continue;
+    Positions& stepped = level(2 * depth + 1);
+    rt_.advance(*below, b, stepped);
+    if (stepped.empty()) continue;
+    const std::uint32_t d = ds.nodes[k];
+    mark(d);
+    if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
   }
 }
 
@@ -363,6 +402,8 @@ bool MaskComputer::compute(const Positions& closed, std::uint32_t* bits) {
   if (dropped) std::fill(recent_.begin(), recent_.end(), Recent{});
   bits_ = bits;
   finished_ = false;
+  ids_.clear();
+  listing_ = true;
   explore(0, closed, 0);
   return finished_;
 }

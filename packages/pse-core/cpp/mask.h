@@ -48,8 +48,11 @@ class MaskMemo {
   bool prepare(const std::vector<PathPtr>& paths, std::uint32_t span);
   /// Write the mask of the prepared key to `out` (`words` words) if known.
   bool recall(std::uint32_t* out, std::size_t words, Result& result) const;
-  /// Remember `bits` (`words` words) as the mask of the prepared key.
-  void remember(const std::uint32_t* bits, std::size_t words, Result result);
+  /// Remember `bits` (`words` words) as the mask of the prepared key; `ids`,
+  /// when known, lists its set bits (repeats allowed), so that a sparse mask
+  /// is not looked for in the words.
+  void remember(const std::uint32_t* bits, std::size_t words, Result result,
+                const std::vector<std::int32_t>* ids = nullptr);
 
  private:
   struct Slot {
@@ -82,6 +85,9 @@ class MaskComputer {
   /// OR into `bits` every token some position can consume; returns whether a
   /// position has finished (end-of-sequence allowed).
   bool compute(const Positions& closed, std::uint32_t* bits);
+  /// The ids the last compute() set, when each came through a trie node or a
+  /// sparse entry (no dense entry, checked node or external stepper); else null.
+  const std::vector<std::int32_t>* ids() const { return listing_ ? &ids_ : nullptr; }
   Runtime& runtime() { return rt_; }
   MaskMemo& memo() { return memo_; }
 
@@ -97,6 +103,14 @@ class MaskComputer {
   /// needed, and `takes` their first_bytes.
   void walk(const Frame* p, std::uint32_t u, std::int32_t state, std::uint64_t local,
             std::size_t depth, Positions*& below, ByteSet& takes);
+  /// Tokens that go on below trie node `c`, where leaf position `p` may end:
+  /// the rest of each goes to the stack below `p` (`below`, as in walk).
+  void exits(const Frame* p, std::uint32_t c, std::size_t depth, Positions*& below,
+             ByteSet& takes);
+  /// Tokens below trie node `u` that case-sensitive phrase position `p`
+  /// continues, found by descending the trie along its remaining bytes: a
+  /// mask-cache entry would cost more to build (and as much to look up).
+  void phrase(const Frame* p, std::uint32_t u, std::size_t depth);
   void external(const Frame* f, std::uint32_t u);
   /// The mask of a native checked node's stepper `f`; false for other externals.
   bool checked(const Frame* f, std::uint32_t u, std::size_t depth);
@@ -131,6 +145,8 @@ class MaskComputer {
   std::size_t swept_size_ = 0;      ///< `seen_` after its last sweep of dead leaf classes
   std::uint64_t swept_deaths_ = 0;  ///< leaf_class_deaths at that sweep
   bool finished_ = false;
+  std::vector<std::int32_t> ids_;  ///< see ids()
+  bool listing_ = false;
   MaskMemo memo_;
 };
 

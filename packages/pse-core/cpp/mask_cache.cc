@@ -19,7 +19,8 @@ struct Builder {
   const std::vector<TrieMap::Node>& nodes;
   const TrieMap& trie;
   std::vector<std::int32_t> inside;
-  std::array<std::vector<std::uint32_t>, 256> exits;
+  std::vector<std::uint32_t> exits;      ///< trie nodes
+  std::vector<std::uint8_t> exit_bytes;  ///< their bytes
   struct LexerExit {
     std::int32_t state;
     std::uint64_t local;
@@ -29,28 +30,32 @@ struct Builder {
   std::vector<LexerExit> lexer_exits;
 
   void walk(std::uint32_t u, std::int32_t state, std::uint64_t local) {
-    for (std::uint32_t c = u + 1; c < nodes[u].end; c = nodes[c].end) child(c, state, local);
+    const TrieMap::Children cs = trie.children(u);
+    for (std::uint32_t k = 0; k < cs.size; ++k) child(cs.nodes[k], cs.bytes[k], state, local);
   }
 
-  /// Trie node `c`, whose parent the leaf reached in (state, local).
-  void child(std::uint32_t c, std::int32_t state, std::uint64_t local) {
+  /// Trie node `c` (of byte `byte`), whose parent the leaf reached in (state, local).
+  void child(std::uint32_t c, std::uint8_t byte, std::int32_t state, std::uint64_t local) {
     std::int32_t s = state;
     std::uint64_t l = local;
-    if (!leaf::step(leaf.kind, *leaf.node, s, l, nodes[c].byte)) return;
+    if (!leaf::step(leaf.kind, *leaf.node, s, l, byte)) return;
     const TrieMap::Node& n = nodes[c];
     inside.insert(inside.end(), trie.ids(n), trie.ids(n) + (n.ids_end - n.ids_begin));
     if (n.end == c + 1) return;  // no children
-    if (leaf::accepting(leaf.kind, *leaf.node, s, l))
-      for (std::uint32_t d = c + 1; d < n.end; d = nodes[d].end) {
-        if (leaf.kind != Kind::kLexer) {
-          exits[nodes[d].byte].push_back(d);
-          continue;
+    if (leaf::accepting(leaf.kind, *leaf.node, s, l)) {
+      const TrieMap::Children cs = trie.children(c);
+      if (leaf.kind != Kind::kLexer) {
+        exits.insert(exits.end(), cs.nodes, cs.nodes + cs.size);
+        exit_bytes.insert(exit_bytes.end(), cs.bytes, cs.bytes + cs.size);
+      } else {
+        for (std::uint32_t k = 0; k < cs.size; ++k) {
+          // Inside the grammar a lexeme never ends before a byte that extends
+          // it (maximal munch); only a parent after the grammar may take it.
+          const bool extends = leaf.node->grammar->munches(s, cs.bytes[k]);
+          lexer_exits.push_back({s, l, cs.nodes[k], extends});
         }
-        // Inside the grammar a lexeme never ends before a byte that extends
-        // it (maximal munch); only a parent after the grammar may take it.
-        bool extends = leaf.node->grammar->munches(s, nodes[d].byte);
-        lexer_exits.push_back({s, l, d, extends});
       }
+    }
     walk(c, s, l);
   }
 };
@@ -202,7 +207,7 @@ void MaskCache::prepare(const TrieMap& trie, std::size_t vocab_size) {
 }
 
 std::size_t MaskEntry::bytes() const {
-  return dense.size() * 4 + sparse.size() * 4 + exit_offsets.size() * 4 + exit_nodes.size() * 4 +
+  return dense.size() * 4 + sparse.size() * 4 + exit_begin.size() * 4 + exit_nodes.size() * 4 +
          exit_bytes.size() + lexer_groups.size() * sizeof(LexerGroup) + lexer_nodes.size() * 4;
 }
 
@@ -245,7 +250,8 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
   auto entry = std::make_unique<MaskEntry>();
   const auto& nodes = trie.nodes();
   const std::size_t words = (vocab_size + 31) / 32;
-  std::array<std::vector<std::uint32_t>, 256> exits;
+  std::vector<std::uint32_t> exits;
+  std::vector<std::uint8_t> exit_bytes;  // parallel to `exits`
   if (leaf.kind == Kind::kString) {
     // Filter the bound-free profile: tokens within the room left, closing
     // ones only once the minimum length is reached.
@@ -279,9 +285,12 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
         if (fits(p.id_needs[i])) entry->sparse.push_back(p.ids[i]);
     }
     for (std::size_t i = 0; i < p.exit_nodes.size(); ++i)
-      if (fits(p.exit_needs[i])) exits[nodes[p.exit_nodes[i]].byte].push_back(p.exit_nodes[i]);
+      if (fits(p.exit_needs[i])) {
+        exits.push_back(p.exit_nodes[i]);
+        exit_bytes.push_back(nodes[p.exit_nodes[i]].byte);
+      }
   } else {
-    Builder b{leaf, nodes, trie, {}, {}, {}};
+    Builder b{leaf, nodes, trie, {}, {}, {}, {}};
     // A DFA from the root: the tokens of its state's run come from the
     // vocabulary's index of the run's byte set; only the trie nodes that
     // leave the set, or go past the run, are stepped.
@@ -301,12 +310,11 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
           for (int byte = 0; byte < 256; ++byte)
             if (at[byte] != at[byte + 1] && row[n.byte_class[byte]] >= 0)
               for (std::uint32_t i = at[byte]; i < at[byte + 1]; ++i)
-                b.child(index->boundary[i], run.states[d], 0);
+                b.child(index->boundary[i], static_cast<std::uint8_t>(byte), run.states[d], 0);
         }
         if (length < index->depth())  // in-set nodes past the run
           for (std::uint32_t i = index->node_end[length]; i < index->node_end[length + 1]; ++i)
-            b.child(index->nodes[i], run.states[length], 0);
-        for (auto& e : b.exits) std::sort(e.begin(), e.end());  // trie order, as a walk finds them
+            b.child(index->nodes[i], nodes[index->nodes[i]].byte, run.states[length], 0);
       }
     }
     if (!index) b.walk(key.root, leaf.state, leaf.local);
@@ -338,18 +346,24 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
       entry->lexer_nodes.push_back(lexer[i].node);
     }
     exits = std::move(b.exits);
+    exit_bytes = std::move(b.exit_bytes);
   }
-  std::size_t total = 0;
-  for (const auto& e : exits) total += e.size();
-  if (total) {
-    entry->exit_offsets.resize(257);
-    entry->exit_nodes.reserve(total);
+  if (!exits.empty()) {
+    // Grouped by byte: a counting sort (a mask does not depend on the order
+    // of the nodes of one byte).
+    std::array<std::uint32_t, 257> start{};
+    for (std::uint8_t byte : exit_bytes) ++start[byte + 1];
     for (int byte = 0; byte < 256; ++byte) {
-      entry->exit_offsets[byte] = static_cast<std::uint32_t>(entry->exit_nodes.size());
-      if (!exits[byte].empty()) entry->exit_bytes.push_back(static_cast<std::uint8_t>(byte));
-      entry->exit_nodes.insert(entry->exit_nodes.end(), exits[byte].begin(), exits[byte].end());
+      if (start[byte + 1]) {
+        entry->exit_bytes.push_back(static_cast<std::uint8_t>(byte));
+        entry->exit_begin.push_back(start[byte]);
+      }
+      start[byte + 1] += start[byte];
     }
-    entry->exit_offsets[256] = static_cast<std::uint32_t>(entry->exit_nodes.size());
+    entry->exit_begin.push_back(static_cast<std::uint32_t>(exits.size()));
+    entry->exit_nodes.resize(exits.size());
+    for (std::size_t i = 0; i < exits.size(); ++i)
+      entry->exit_nodes[start[exit_bytes[i]]++] = exits[i];
   }
   return entry;
 }

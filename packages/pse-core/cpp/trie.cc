@@ -40,6 +40,13 @@ const std::vector<TrieMap::Node>& TrieMap::nodes() const {
   return nodes_;
 }
 
+std::uint32_t TrieMap::child(std::uint32_t u, std::uint8_t b) const {
+  const Children c = children(u);
+  for (std::uint32_t k = 0; k < c.size && c.bytes[k] <= b; ++k)
+    if (c.bytes[k] == b) return c.nodes[k];
+  return 0;
+}
+
 std::size_t TrieMap::max_key_bytes() const {
   if (dirty_) build();
   return max_key_;
@@ -52,6 +59,7 @@ void TrieMap::build() const {
   max_key_ = 0;
   nodes_.push_back(Node{0, 0, 0, 0, 0});
   std::vector<std::uint32_t> open{0};  // path of node indices for the previous key
+  std::vector<std::uint32_t> parent{0};
   std::string prev;
   for (const auto& [key, ids] : keys_) {
     max_key_ = std::max(max_key_, key.size());
@@ -62,6 +70,7 @@ void TrieMap::build() const {
       open.pop_back();
     }
     for (std::size_t d = common; d < key.size(); ++d) {
+      parent.push_back(open.back());
       open.push_back(static_cast<std::uint32_t>(nodes_.size()));
       nodes_.push_back(Node{0, 0, 0, static_cast<std::uint8_t>(key[d]),
                             static_cast<std::uint16_t>(std::min<std::size_t>(d + 1, 65535))});
@@ -79,6 +88,20 @@ void TrieMap::build() const {
   while (!open.empty()) {
     nodes_[open.back()].end = static_cast<std::uint32_t>(nodes_.size());
     open.pop_back();
+  }
+  // Children by parent: a counting sort of the nodes (already in byte order
+  // among siblings).
+  const std::size_t n = nodes_.size();
+  child_begin_.assign(n + 1, 0);
+  for (std::size_t c = 1; c < n; ++c) ++child_begin_[parent[c] + 1];
+  for (std::size_t u = 0; u < n; ++u) child_begin_[u + 1] += child_begin_[u];
+  child_nodes_.resize(n - 1);
+  child_bytes_.resize(n - 1);
+  std::vector<std::uint32_t> at(child_begin_.begin(), child_begin_.end() - 1);
+  for (std::size_t c = 1; c < n; ++c) {
+    const std::uint32_t k = at[parent[c]]++;
+    child_nodes_[k] = static_cast<std::uint32_t>(c);
+    child_bytes_[k] = nodes_[c].byte;
   }
   dirty_ = false;
 }

@@ -23,11 +23,12 @@ class TrieMap;
 struct MaskEntry {
   std::vector<std::uint32_t> dense;   ///< bitmask over token ids, or empty
   std::vector<std::int32_t> sparse;   ///< token ids, when few
-  /// Exits: trie nodes `d` such that the leaf may end just before d's byte.
-  /// Grouped by that byte: exit_nodes[exit_offsets[b] .. exit_offsets[b+1]).
-  std::vector<std::uint32_t> exit_offsets;
+  /// Exits: trie nodes `d` such that the leaf may end just before d's byte,
+  /// grouped by that byte: those of exit_bytes[k] are
+  /// exit_nodes[exit_begin[k], exit_begin[k + 1]).
+  std::vector<std::uint8_t> exit_bytes;  ///< bytes with at least one exit, ascending
+  std::vector<std::uint32_t> exit_begin;
   std::vector<std::uint32_t> exit_nodes;
-  std::vector<std::uint8_t> exit_bytes;  ///< bytes with at least one exit
   /// Lexer leaves (grammars): what the parser receives depends on the state
   /// the lexeme ended in, so their exits come in groups by that state.
   struct LexerGroup {

@@ -36,6 +36,22 @@ class TrieMap {
   /// The flat trie (rebuilt after inserts, on first use).
   const std::vector<Node>& nodes() const;
   const std::int32_t* ids(const Node& n) const { return ids_.data() + n.ids_begin; }
+  /// The children of a node, in byte order: bytes[k] leads to nodes[k]. The
+  /// nodes of siblings lie far apart in the flat trie (a subtree between
+  /// each two); their bytes lie together here, so a walk reads a child's
+  /// node only when it takes the child's byte.
+  struct Children {
+    const std::uint8_t* bytes;
+    const std::uint32_t* nodes;
+    std::uint32_t size;
+  };
+  Children children(std::uint32_t u) const {
+    if (dirty_) build();
+    const std::uint32_t at = child_begin_[u];
+    return {child_bytes_.data() + at, child_nodes_.data() + at, child_begin_[u + 1] - at};
+  }
+  /// The child of node `u` along byte `b`, or 0 when none.
+  std::uint32_t child(std::uint32_t u, std::uint8_t b) const;
   std::size_t max_key_bytes() const;
 
  private:
@@ -44,6 +60,10 @@ class TrieMap {
   mutable bool dirty_ = true;
   mutable std::vector<Node> nodes_;
   mutable std::vector<std::int32_t> ids_;
+  /// Children of node u: child_bytes_/child_nodes_[child_begin_[u], child_begin_[u + 1]).
+  mutable std::vector<std::uint32_t> child_begin_;
+  mutable std::vector<std::uint32_t> child_nodes_;
+  mutable std::vector<std::uint8_t> child_bytes_;
   mutable std::size_t max_key_ = 0;
 };
 
