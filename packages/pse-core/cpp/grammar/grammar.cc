@@ -751,7 +751,13 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
     absorbable = absorbable || r == TermRole::kIgnore || r == TermRole::kContinuation;
   }
   if (!absorbable) home = -1;
-  std::string key(reinterpret_cast<const char*>(items.data()), items.size() * sizeof(items[0]));
+  // The key spells each item's fields (a pair's padding bytes are not its value).
+  std::string key;
+  key.reserve(items.size() * 6 + 1 + sizeof(home) + sizeof(forbid));
+  for (auto [t, s] : items) {
+    key.append(reinterpret_cast<const char*>(&t), sizeof(t));
+    key.append(reinterpret_cast<const char*>(&s), sizeof(s));
+  }
   key.push_back(fresh ? 1 : 0);
   key.append(reinterpret_cast<const char*>(&home), sizeof(home));
   if (fresh) key.append(reinterpret_cast<const char*>(forbid.data()), sizeof(forbid));
