@@ -9,10 +9,10 @@ raise :class:`pse_core.errors.SchemaError`.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from pse_core._core import DfaStateMachine, StateMachine, StringStateMachine
 from pse_core.errors import SchemaError
+
+from pse.process_caches import process_cache
 
 from . import charset as cs
 from .built_in import built_in
@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+@process_cache(maxsize=CACHE_SIZE)
 def pattern_dfa(pattern: str, anchored: bool = False, keyword: str = "pattern") -> CpDfa:
     """Minimal code-point DFA of the strings ``pattern`` matches.
 
@@ -63,7 +63,7 @@ def regex_dfa(pattern: str, *, anchored: bool = False) -> DfaStateMachine:
     return table.machine(0, optional=dfa.accepting[0])
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+@process_cache(maxsize=CACHE_SIZE)
 def string_dfa(
     pattern: str | None = None,
     min_length: int = 0,
@@ -97,7 +97,7 @@ def format_dfa(name: str) -> CpDfa:
     return built_in("format", name, lambda: pattern_dfa(format_pattern(name), True, "format"))
 
 
-@lru_cache(maxsize=CACHE_SIZE, typed=True)
+@process_cache(maxsize=CACHE_SIZE, typed=True)
 def string_machine(
     *,
     pattern: str | None = None,
@@ -152,4 +152,4 @@ def string_machine(
 
 # Machines are immutable leaves: equal constraints share one compiled machine
 # (and its mask-cache entries), across schemas and engines.
-number_machine = lru_cache(maxsize=CACHE_SIZE, typed=True)(_number_machine)
+number_machine = process_cache(maxsize=CACHE_SIZE, typed=True)(_number_machine)

@@ -12,14 +12,15 @@ objects alive at exit stays meaningful.
 
 from __future__ import annotations
 
-import atexit
 from collections.abc import Callable
 from typing import TypeVar, cast
+
+from pse.process_caches import on_exit
 
 T = TypeVar("T")
 
 _KEPT: dict[tuple[str, str], object] = {}
-atexit.register(_KEPT.clear)
+on_exit(_KEPT.clear)
 
 
 def built_in(kind: str, name: str, build: Callable[[], T]) -> T:

@@ -41,11 +41,11 @@ core: then the one label DFA (~125 states) plus ``max_length=253`` would do.
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 from pse_core._core import DfaStateMachine, StateMachine
 from pse_core.errors import SchemaError
+
+from pse.process_caches import process_cache
 
 from .dfa import CpDfa
 
@@ -177,7 +177,7 @@ def _bounds(min_length: int, max_length: int | None) -> tuple[int, int]:
     return max(min_length, 1), top
 
 
-@cache
+@process_cache()
 def hostname_machine(min_length: int = 0, max_length: int | None = None) -> StateMachine:
     """The JSON string literals (quotes included) of the hostnames of
     ``min_length..max_length`` characters; ``SchemaError(code="unsatisfiable")``
@@ -207,7 +207,7 @@ def hostname_machine(min_length: int = 0, max_length: int | None = None) -> Stat
     return StateMachine({0: [(part, "$") for part in parts]}, 0, ["$"])
 
 
-@cache
+@process_cache()
 def hostname_dfa(min_length: int = 0, max_length: int | None = None) -> CpDfa:
     """A code-point DFA for combining ``hostname`` with a pattern (and as
     property names): the hostnames of ``min_length..max_length`` characters,

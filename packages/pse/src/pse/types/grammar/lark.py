@@ -14,7 +14,6 @@ hook and the code that lowers them: ``$PSE_GRAMMAR_CACHE`` (a directory, or
 
 from __future__ import annotations
 
-import atexit
 import base64
 import hashlib
 import json
@@ -39,6 +38,7 @@ from pse_core.errors import GrammarError, SchemaError
 import pse.automata
 from pse.automata import pattern_dfa
 from pse.automata.dfa import EMPTY_ROW, lower_utf8
+from pse.process_caches import on_exit
 
 __all__ = ["GrammarError", "LarkGrammar", "LarkGrammarStateMachine"]
 
@@ -55,7 +55,7 @@ _HOOK_TERMINALS = {"python": {"_NEWLINE", "_INDENT", "_DEDENT"}, "bash": {"HERED
 # no cycle after it clears module globals, so a grammar held by an object in
 # a cycle, such as a test parameter in pytest's session, outlived the report.)
 _COMPILED: dict[tuple[str, str, str | None], Grammar] = {}
-atexit.register(_COMPILED.clear)
+on_exit(_COMPILED.clear)
 # Lowered tables: (terminals, rules, start index, nonterminal names, hook).
 Tables = tuple[list[NativeTerminal], list[tuple[int, list[int]]], int, list[str], str]
 _CACHE_FORMAT = 1

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any, ClassVar
 
 from pse_core._core import RefStateMachine, StateMachine, Stepper
 
+from pse.process_caches import process_cache
 from pse.types._values import children, is_machine
 from pse.types.array import ArrayStateMachine
 from pse.types.base.phrase import PhraseStateMachine
@@ -67,7 +67,7 @@ class JsonStateMachine(StateMachine):
         return child.get_current_value()
 
 
-@functools.cache
+@process_cache()
 def default_json_value() -> JsonStateMachine:
     """The shared ``JsonStateMachine`` used as the value of generic objects and arrays."""
     return JsonStateMachine()

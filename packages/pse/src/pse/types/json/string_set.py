@@ -12,7 +12,6 @@ which can only reject, never wrongly accept).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 
 from pse_core._core import StateMachine, literal_json_string
@@ -21,6 +20,7 @@ from pse_core._core import literal_dfa as native_literal_dfa
 from pse.automata import charset as cs
 from pse.automata.dfa import MAX_BYTE_STATES, CpDfa, complement, minimize, product, too_large
 from pse.automata.json_string import lower_json_string
+from pse.process_caches import process_cache
 
 _SIMPLE_ESCAPES = {
     ord('"'): 0x22,
@@ -291,7 +291,7 @@ def string_set_machine(names: Iterable[str], *, exclude: bool = False) -> StateM
     return _cached(frozenset(names), exclude)
 
 
-@functools.lru_cache(maxsize=1024)
+@process_cache(maxsize=1024)
 def _cached(names: frozenset[str], exclude: bool) -> StateMachine:
     machine = literal_json_string(names, exclude, MAX_BYTE_STATES)
     if machine is None:

@@ -9,7 +9,6 @@ checks (``checked_string.py``) for the formats no automaton can judge.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -19,6 +18,7 @@ from pse_core.errors import SchemaError
 
 from pse.automata import SUPPORTED_FORMATS, string_dfa, string_machine
 from pse.automata.dfa import complement, product
+from pse.process_caches import process_cache
 from pse.types.json import content, ecma_regex, idn_hostname
 from pse.types.json.machines import NeverStateMachine
 from pse.types.json.reading import count, invalid
@@ -226,7 +226,7 @@ def _keyword(alt: StrAlt) -> str:
     return "not" if alt.negated else "maxLength"
 
 
-@functools.lru_cache(maxsize=1024)
+@process_cache(maxsize=1024)
 def str_alt_dfa(alt: StrAlt) -> CpDfa:
     """The minimal code-point DFA of the decoded strings ``alt`` allows.
 
