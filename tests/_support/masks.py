@@ -1,9 +1,11 @@
-"""A mask checked against the steppers: every token the mask allows, and only
-those, can be consumed whole from the engine's position (real tokenizer)."""
+"""Masks checked against a reference at the engine's position (real tokenizer):
+the steppers (every token the mask allows, and only those, can be consumed
+whole), or a grammar's ``validate`` along a text."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,4 +37,35 @@ def assert_mask_is_what_steppers_consume(
     return mask
 
 
-__all__ = ["assert_mask_is_what_steppers_consume"]
+class _Validating(Protocol):
+    def validate(self, code: bytes, /) -> bool: ...
+
+
+def allowed_ids(engine: Any) -> set[int]:
+    """The token ids the engine's current mask allows."""
+    bits = engine.token_bitmask()
+    return set(np.flatnonzero(np.unpackbits(bits.view(np.uint8), bitorder="little")).tolist())
+
+
+def assert_masks_follow_validate(
+    engine: Any, grammar: _Validating, text: str, tried: Iterable[int]
+) -> None:
+    """Walk ``text``'s tokens: each is in the mask, and each token of ``tried`` is in
+    the mask exactly when the text so far with it is a valid prefix for ``grammar``.
+    The walk ends in an accept state."""
+    vocab = engine.native_vocabulary
+    tried = list(tried)
+    done = b""
+    for tid in engine.tokenizer.encode(text, add_special_tokens=False):
+        ids = allowed_ids(engine)
+        assert tid in ids, (done, vocab.token_bytes(tid))
+        for j in tried:
+            tok = vocab.token_bytes(j)
+            if tok:
+                assert (j in ids) == grammar.validate(done + tok), (done, tok)
+        engine.consume_token(tid)
+        done += vocab.token_bytes(tid) or b""
+    assert engine.has_reached_accept_state
+
+
+__all__ = ["allowed_ids", "assert_mask_is_what_steppers_consume", "assert_masks_follow_validate"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
 import pytest
 from _support.code_reference import BASH, bash_accepts
+from _support.masks import assert_masks_follow_validate
 from _support.tokenizers import llama3_tokenizer, smollm2_tokenizer
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -521,18 +521,7 @@ def test_masks_agree_with_validate_across_continuations(tokenizer: Any, script: 
     tokens = [vocab.token_bytes(i) for i in range(len(vocab))]
     tried = {j for j, t in enumerate(tokens) if t and (b"\\" in t or b"\n" in t)}
     tried |= set(random.Random(0).sample(range(len(tokens)), 300))
-    done = b""
-    for tid in engine.tokenizer.encode(script, add_special_tokens=False):
-        bits = engine.token_bitmask()
-        ids = set(np.flatnonzero(np.unpackbits(bits.view(np.uint8), bitorder="little")).tolist())
-        assert tid in ids, (done, tokens[tid])
-        for j in tried:
-            tok = tokens[j]
-            if tok:
-                assert (j in ids) == GRAMMAR.validate(done + tok), (done, tok)
-        engine.consume_token(tid)
-        done += tokens[tid] or b""
-    assert engine.has_reached_accept_state
+    assert_masks_follow_validate(engine, GRAMMAR, script, tried)
 
 
 def test_documented_examples() -> None:
