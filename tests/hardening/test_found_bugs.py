@@ -312,3 +312,43 @@ def test_a_few_undeclared_keys_are_listed(ordered: bool) -> None:
     steppers = StateMachine.advance_all_basic(machine.get_steppers(), '{"a": 1, "a')
     assert not any(not s.remaining_input for s in steppers)
     assert accepts(machine, '{"a": 1, "b": 2}')
+
+
+#: Fuzz findings of stop 27 (``fuzz_engine.py --seed 27``), not fixed yet: the
+#: uniqueness check lets an item's prefix through when some textual extension
+#: differs from the items seen, though the item schema leaves only completions
+#: equal (in JSON) to one of them, so generation gets stuck.
+UNIQUE_DEAD_ENDS = [
+    (  # -469 spelled twice; the other alternative is an infinite range
+        {
+            "type": "array",
+            "uniqueItems": True,
+            "items": {
+                "anyOf": [
+                    {"enum": [-469]},
+                    {"type": "number", "minimum": 27.82, "exclusiveMaximum": 42.63},
+                ]
+            },
+        },
+        "[-4.69e2,-46900.0e-2",
+    ),
+    (  # zero spelled twice
+        {"type": "array", "uniqueItems": True, "items": {"type": "integer", "multipleOf": 2}},
+        "[0,0E01",
+    ),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="uniqueItems dead ends, issue 20 (lead), not fixed yet")
+@pytest.mark.parametrize(("schema", "prefix"), UNIQUE_DEAD_ENDS, ids=["number", "zero"])
+def test_unique_items_prefixes_that_only_repeat_are_refused(
+    schema: dict[str, Any], prefix: str
+) -> None:
+    """Either the engine refuses the prefix or it still allows a token after it."""
+    tokenizer = smollm2_tokenizer()
+    engine = StructuringEngine(tokenizer)
+    engine.configure(schema)
+    for token_id in tokenizer.encode(prefix, add_special_tokens=False):
+        if not engine.consume_token(token_id):
+            return
+    assert engine.token_bitmask().any(), prefix
