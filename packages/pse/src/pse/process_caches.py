@@ -14,7 +14,7 @@ import atexit
 import functools
 import gc
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 _R = TypeVar("_R")
 _CLEARS: list[Callable[[], None]] = []
@@ -45,8 +45,4 @@ def release() -> None:
     gc.collect()
 
 
-def _release_at_exit(*_: Any) -> None:
-    release()
-
-
-atexit.register(_release_at_exit)
+atexit.register(release)
