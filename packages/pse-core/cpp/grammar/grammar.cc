@@ -20,6 +20,21 @@ namespace {
 /// (`1if x else 2`); any other identifier character there is "invalid decimal literal".
 constexpr std::string_view kAfterNumber[] = {"and", "else", "for", "if", "in", "is", "not", "or"};
 
+/// bash: the terminals (found by name) where bash keeps a backslash-newline as it is: a
+/// comment, '...' and $'...' (also a heredoc delimiter's '...', where "..." may hold a ').
+/// Elsewhere bash removes the pair before it reads words, in "..." too.
+struct RawTerminal {
+  std::string_view name;
+  std::string_view lead;  ///< every text of the terminal starts so
+  int open, close;
+  bool escapes;  ///< a backslash inside escapes the next byte ($'\'')
+  bool dquotes;  ///< "..." may hold the opening byte
+};
+constexpr RawTerminal kRawTerminals[] = {{"COMMENT", "#", '#', -1, false, false},
+                                         {"SINGLE_QUOTED", "'", '\'', '\'', false, false},
+                                         {"ANSI_C_QUOTED", "$'", '\'', '\'', true, false},
+                                         {"HEREDOC_START", "<<", '\'', '\'', false, true}};
+
 /// A pseudo terminal given as (from, byte, to) moves over `states` states.
 Terminal pseudo(std::string name, TermRole role, std::int32_t states, std::int32_t accept,
                 std::initializer_list<std::array<std::int32_t, 3>> moves) {
@@ -294,18 +309,30 @@ Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::
           std::all_of(r.rhs.begin(), r.rhs.end(), [&](std::int32_t s) { return s < 0 && nullable_[~s]; }))
         nullable_[r.lhs] = changed = true;
   }
-  auto find = [&](const char* name) -> std::int32_t {
+  auto find = [&](std::string_view name) -> std::int32_t {
     for (std::size_t i = 0; i < terminals_.size(); ++i)
       if (terminals_[i].name == name) return static_cast<std::int32_t>(i);
     return -1;
+  };
+  // The terminals a hook finds by name (docs/grammar.md, "Lexer hooks"): a missing one is an error.
+  std::string missing;
+  auto need = [&](std::int32_t t, std::string_view name, bool declared) {
+    if (t < 0 || (terminals_[t].role == TermRole::kDeclared) != declared ||
+        (name == "NAME" && (terminals_[t].literal || terminals_[t].role != TermRole::kNormal)))
+      missing += (missing.empty() ? "" : ", ") + std::string(name);
   };
   if (hook_ == Hook::kPython) {
     newline_ = find("_NEWLINE");
     indent_ = find("_INDENT");
     dedent_ = find("_DEDENT");
-    for (std::int32_t t : {newline_, indent_, dedent_})
-      if (t < 0 || terminals_[t].role != TermRole::kDeclared)
-        throw GrammarError("the python lexer hook needs `%declare _NEWLINE _INDENT _DEDENT`");
+    need(newline_, "_NEWLINE", true);
+    need(indent_, "_INDENT", true);
+    need(dedent_, "_DEDENT", true);
+    // A keyword ends only where a NAME would not go on (`ifx` is a NAME).
+    need(find("NAME"), "NAME", false);
+    if (!missing.empty())
+      throw GrammarError("the python lexer hook needs `%declare _NEWLINE _INDENT _DEDENT` and a regex terminal "
+                         "NAME (missing or of another kind: " + missing + ")");
     terminals_.push_back(pseudo("<newline>", TermRole::kNewline, 3, 2,
                                 {{0, '\r', 1}, {0, '\n', 2}, {1, '\n', 2}}));
     terminals_.push_back(pseudo("<continuation>", TermRole::kContinuation, 4, 3,
@@ -320,11 +347,15 @@ Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::
       if (t.literal && t.role == TermRole::kNormal && t.table[';'] >= 0 && t.accepting[t.table[';']])
         semicolon_ = static_cast<std::int32_t>(i);
     }
-    if (heredoc_start_ < 0 || terminals_[heredoc_start_].role != TermRole::kNormal ||
-        heredoc_body_ < 0 || terminals_[heredoc_body_].role != TermRole::kDeclared || newline_ < 0 ||
-        terminals_[newline_].role != TermRole::kNormal)
-      throw GrammarError(
-          "the bash lexer hook needs terminals HEREDOC_START and _NEWLINE and `%declare HEREDOC_BODY`");
+    // Also those where a backslash-newline stays: a comment named otherwise would be joined
+    // to the next line.
+    need(heredoc_body_, "HEREDOC_BODY", true);
+    need(newline_, "_NEWLINE", false);
+    for (const RawTerminal& r : kRawTerminals) need(find(r.name), r.name, false);
+    if (!missing.empty())
+      throw GrammarError("the bash lexer hook needs `%declare HEREDOC_BODY` and terminals _NEWLINE, COMMENT, "
+                         "SINGLE_QUOTED, ANSI_C_QUOTED and HEREDOC_START (missing or of another kind: " +
+                         missing + ")");
   }
   if (terminals_.size() + kMaxHeredocTerminals >= kShadow) throw GrammarError("more than 28000 terminals");
   for (std::size_t i = 0; i < terminals_.size(); ++i) {
@@ -402,21 +433,8 @@ void Grammar::number_rules() {
 }
 
 void Grammar::bash_continuations() {
-  // Where bash keeps a backslash-newline as it is: in a comment, in '...' and $'...' (also a
-  // heredoc delimiter's '...', where "..." may hold a '). Elsewhere it removes the pair
-  // before it reads words, in "..." too.
-  struct Raw {
-    std::string_view name;
-    int open, close;
-    bool escapes;  ///< a backslash inside escapes the next byte ($'\'')
-    bool dquotes;  ///< "..." may hold the opening byte
-  };
-  constexpr Raw kRawTerminals[] = {{"COMMENT", '#', -1, false, false},
-                                    {"SINGLE_QUOTED", '\'', '\'', false, false},
-                                    {"ANSI_C_QUOTED", '\'', '\'', true, false},
-                                    {"HEREDOC_START", '\'', '\'', false, true}};
   enum : std::uint8_t { kUnseen, kOut, kRaw, kRawEscaped, kDouble, kDoubleEscaped };
-  auto after = [](const Raw* raw, std::uint8_t c, int b) -> std::uint8_t {
+  auto after = [](const RawTerminal* raw, std::uint8_t c, int b) -> std::uint8_t {
     if (!raw) return c;
     switch (c) {
       case kOut: return b == raw->open ? kRaw : raw->dquotes && b == '"' ? kDouble : kOut;
@@ -431,9 +449,20 @@ void Grammar::bash_continuations() {
     // After the newline that ends a line a heredoc body may start, read raw: the newline
     // takes no continuation (lookup_start offers <continuation> after it instead).
     if (t.accepting.empty() || static_cast<std::int32_t>(i) == newline_) continue;
-    const Raw* raw = nullptr;
-    for (const Raw& r : kRawTerminals)
+    const RawTerminal* raw = nullptr;
+    for (const RawTerminal& r : kRawTerminals)
       if (t.name == r.name) raw = &r;
+    if (raw) {  // it must start as the hook reads it, or its quotes would be misread
+      std::int32_t s = 0;
+      for (const char ch : raw->lead) {
+        const std::int32_t* row = &t.table[static_cast<std::size_t>(s) * 256];
+        for (int b = 0; b < 256; ++b)
+          if ((row[b] >= 0) != (b == static_cast<std::uint8_t>(ch)))
+            throw GrammarError("the bash lexer hook reads terminal " + t.name + " as a text that starts with `" +
+                               std::string(raw->lead) + "`: it may match no other text");
+        s = row[static_cast<std::uint8_t>(ch)];
+      }
+    }
     const auto n = static_cast<std::int32_t>(t.accepting.size());
     std::vector<std::uint8_t> ctx(static_cast<std::size_t>(n), kUnseen);
     std::vector<std::int32_t> todo{0};
