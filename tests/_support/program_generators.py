@@ -23,6 +23,8 @@ NAMES = st.sampled_from(["a", "x", "file", "n", "count", "dir_1", "PATH", "HOME"
 LITERALS = st.sampled_from(
     ["echo", "ls", "-l", "foo", "bar.txt", "*.log", "/tmp/x", "1", "a=b", "--opt=1", "x,y", "~"]
 )
+# bash reads an assignment's subscript to its "]", blanks and quotes in it included
+SUBSCRIPTS = st.sampled_from(["", "[1]", "[ i ]", "[$i]", '["k y"]', "['k]']", "[$((i + 1))]"])
 COMMANDS = st.sampled_from(["echo", "ls", "cat", "grep", "printf", "true", "wc", "sort", "cd"])
 
 
@@ -74,7 +76,7 @@ def _redirect(draw: st.DrawFn, depth: int) -> str:
 
 @st.composite
 def _simple(draw: st.DrawFn, depth: int) -> str:
-    assigns = draw(st.lists(NAMES.map(lambda n: f"{n}="), max_size=1))
+    assigns = [f"{n}{draw(SUBSCRIPTS)}=" for n in draw(st.lists(NAMES, max_size=1))]
     assigns = [a + draw(_word(depth)) if draw(st.booleans()) else a for a in assigns]
     args = draw(st.lists(st.one_of(_word(depth), _redirect(depth)), max_size=3))
     return " ".join([*assigns, draw(COMMANDS), *args])
@@ -206,7 +208,7 @@ SOUP_TOKENS = {
         *["case", "esac", "{", "}", "(", ")", "((", "))", "[[", "]]", "$(", "$((", "${x", "`"],
         *["'", '"', "\\", ";", ";;", "&", "&&", "||", "|", "!", "<", ">", "<<<", "2>", "&>"],
         *["#", "\n", "=", "==", "*", "[", "]", "$x", "~", "function", "f()", "time", "-p"],
-        *["x[1]=2", "a=(", "${x:-y}", "$'a'", "\\\n"],
+        *["x[1]=2", "a=(", "${x:-y}", "$'a'", "\\\n", "a[", "a[ x ]", "declare", "=("],
     ],
 }
 
