@@ -71,14 +71,19 @@ class PyIdnFallback : public IdnFallback {
 void bind_checked(nb::module_& m) {
   m.def(
       "unique_items",
-      [](SMPtr array) {
+      [](SMPtr array, const std::vector<std::pair<std::string, std::uint32_t>>& domain) {
         if (!array) throw nb::type_error("unique_items takes a StateMachine");
-        return make_checked(std::move(array), unique_items_check());
+        return make_checked(std::move(array), unique_items_check(domain));
       },
-      nb::arg("array"),
+      nb::arg("array"), nb::arg("domain") = std::vector<std::string>(),
       "`array` (a machine reading one JSON array) whose items must be pairwise\n"
       "distinct in JSON equality: the token completing an item equal to an earlier\n"
-      "one is masked.");
+      "one is masked, and so is an item's beginning that fixes a value already\n"
+      "seen. `domain`: every value an item may take, when finitely many scalars,\n"
+      "as (JSON text, exponent mask: bit e + 4 set when its automaton writes it\n"
+      "with exponent e, |e| <= 4); an item's beginning is then masked when every\n"
+      "unseen value is out of its reach (ValueError for a text that is not one\n"
+      "JSON scalar).");
   m.def(
       "checked_string",
       [](SMPtr string, const std::string& format, std::uint32_t min_length,

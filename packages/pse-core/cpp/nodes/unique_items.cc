@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <vector>
 
+#include "nodes/value_prefix.h"
 #include "support/utf8.h"
 
 namespace pse {
@@ -286,6 +288,14 @@ Event scan(Scan& s, char c) {
   return ev;
 }
 
+/// A value an item may take (its canonical key) and the exponents its number
+/// automaton writes it with (bits of value_prefix.h's mask).
+struct DomainValue {
+  std::string key;
+  std::uint32_t exponents;
+};
+using Domain = std::vector<DomainValue>;
+
 /// The state of the check: the scan, the current item's bytes so far and the
 /// keys of the completed items (sorted, shared between states).
 struct Items {
@@ -300,8 +310,22 @@ bool known(const std::vector<std::string>* keys, const std::vector<std::string>&
   return std::find(more.begin(), more.end(), key) != more.end();
 }
 
-/// Run `bytes` from `in`. Returns false on a duplicate. With `out`, the state after.
-bool run(const Items& in, std::string_view bytes, Items* out) {
+/// Whether the item begun by `item` (not complete) may still become a value
+/// that is not `seen`: a prefix that fixes its value must not fix a seen one,
+/// and with a finite `domain` some unseen value of it must remain.
+template <class Seen>
+bool open_item(const std::string& item, const Seen& seen, const Domain& domain) {
+  if (std::optional<std::string> key = determined_key(item); key && seen(*key)) return false;
+  if (domain.empty()) return true;
+  return std::any_of(domain.begin(), domain.end(), [&](const DomainValue& value) {
+    return may_become(item, value.key, value.exponents) && !seen(value.key);
+  });
+}
+
+/// Run `bytes` from `in`. Returns false on a duplicate, or when every value the
+/// item begun may still become is a duplicate (or outside `domain`, the item
+/// values' keys when finitely many). With `out`, the state after.
+bool run(const Items& in, std::string_view bytes, Items* out, const Domain& domain) {
   Scan s = in.scan;
   std::string_view carried = s.in_item ? std::string_view(in.item) : std::string_view();
   std::size_t from = 0;  // where the current item begins in `bytes`
@@ -326,9 +350,13 @@ bool run(const Items& in, std::string_view bytes, Items* out) {
     }
     if (ev == Event::kEndsWith && !complete(k + 1)) return false;
   }
+  std::string item = s.in_item ? std::string(carried).append(bytes.substr(from, k - from)) : std::string();
+  if (s.in_item && !open_item(item, [&](const std::string& key) { return known(in.keys.get(), added, key); },
+                              domain))
+    return false;
   if (!out) return true;
   out->scan = s;
-  out->item = s.in_item ? std::string(carried).append(bytes.substr(from, k - from)) : std::string();
+  out->item = std::move(item);
   if (added.empty()) {
     out->keys = in.keys;
   } else {
@@ -342,15 +370,19 @@ bool run(const Items& in, std::string_view bytes, Items* out) {
 
 class UniqueItems : public Check {
  public:
+  explicit UniqueItems(Domain domain) : domain_(std::move(domain)) {}
   State start() const override { return std::make_shared<Items>(); }
   State feed(const void* state, std::string_view bytes) const override {
     auto next = std::make_shared<Items>();
-    if (!run(*static_cast<const Items*>(state), bytes, next.get())) return nullptr;
+    if (!run(*static_cast<const Items*>(state), bytes, next.get(), domain_)) return nullptr;
     return next;
   }
   bool allows(const void* state, std::string_view bytes) const override {
-    return run(*static_cast<const Items*>(state), bytes, nullptr);
+    return run(*static_cast<const Items*>(state), bytes, nullptr, domain_);
   }
+
+ private:
+  Domain domain_;
 };
 
 }  // namespace
@@ -361,9 +393,21 @@ std::optional<std::string> canonical_json(std::string_view text) {
   return out;
 }
 
-std::shared_ptr<const Check> unique_items_check() {
-  static const auto check = std::make_shared<const UniqueItems>();
-  return check;
+std::shared_ptr<const Check> unique_items_check(
+    const std::vector<std::pair<std::string, std::uint32_t>>& domain) {
+  if (domain.empty()) {
+    static const auto check = std::make_shared<const UniqueItems>(Domain());
+    return check;
+  }
+  Domain values;
+  values.reserve(domain.size());
+  for (const auto& [text, exponents] : domain) {
+    std::optional<std::string> key = canonical_json(text);
+    if (!key || std::string_view("tfzsn").find((*key)[0]) == std::string_view::npos)
+      throw std::invalid_argument("unique_items: a domain value is not one JSON scalar: " + text);
+    values.push_back({std::move(*key), exponents});
+  }
+  return std::make_shared<const UniqueItems>(std::move(values));
 }
 
 }  // namespace pse

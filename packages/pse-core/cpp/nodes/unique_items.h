@@ -2,18 +2,26 @@
 // completing an array item equal, in JSON equality, to an earlier one.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "nodes/checked.h"
 
 namespace pse {
 
 /// The items of the array are pairwise distinct (numbers by value, 1 == 1.0;
-/// objects in any key order; strings after unescaping).
-std::shared_ptr<const Check> unique_items_check();
+/// objects in any key order; strings after unescaping). An item's beginning is
+/// refused when it fixes a value already seen, or, given `domain` (every value
+/// an item may take, when finitely many and all scalar: its JSON text and, for
+/// a number, the exponents its automaton writes it with as a mask of
+/// value_prefix.h), when every unseen value is out of its reach.
+std::shared_ptr<const Check> unique_items_check(
+    const std::vector<std::pair<std::string, std::uint32_t>>& domain = {});
 
 /// A key under which JSON-equal texts coincide, for one valid JSON value;
 /// nullopt for text that is not one JSON value, or for a number whose exponent

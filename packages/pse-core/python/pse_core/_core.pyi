@@ -325,10 +325,15 @@ class Engine:
     def completion_token_ids(self) -> list[int] | None: ...
     def completion_length_after(self, token_id: int) -> int | None: ...
 
-def unique_items(array: StateMachine) -> StateMachine:
+def unique_items(array: StateMachine, domain: Sequence[tuple[str, int]] = ()) -> StateMachine:
     """``array`` (a machine reading one JSON array) whose items must be pairwise
     distinct in JSON equality: the token completing an item equal to an earlier
-    one is masked (native, no Python per token)."""
+    one is masked, and so is an item's beginning that fixes a value already seen
+    (native, no Python per token). ``domain``: every value an item may take, when
+    finitely many scalars, as (JSON text, exponent mask: bit ``e + 4`` set when
+    its automaton writes it with exponent ``e``, ``|e| <= 4``); an item's
+    beginning is then masked when every unseen value is out of its reach
+    (``ValueError`` for a text that is not one JSON scalar)."""
 
 def canonical_json(text: str) -> bytes | None:
     """The key under which JSON-equal values coincide, for the text of one JSON

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -185,3 +186,92 @@ def test_checked_values_nested_in_a_unique_array(schema: dict[str, Any]) -> None
     checker = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
     for instance in NESTED_INSTANCES:
         assert valid(machine, instance) == checker.is_valid(instance), instance
+
+
+def _number_spellings(value: Decimal, shifts: int = 3, zeros: int = 2) -> list[str]:
+    """JSON spellings of a number: the point moved ``-shifts..shifts`` places
+    with an exponent making up for it (as ``e``, ``E+``, ``e0``), up to ``zeros``
+    trailing zeros."""
+    out: set[str] = set()
+    for shift in range(-shifts, shifts + 1):
+        mantissa = format(value.scaleb(-shift), "f")
+        padded = [mantissa] + [
+            mantissa + ("" if "." in mantissa else ".") + "0" * z for z in range(1, zeros + 1)
+        ]
+        sign = "-" if shift < 0 else ""
+        suffixes = [
+            f"e{shift}",
+            f"E{'+' if shift >= 0 else '-'}{abs(shift)}",
+            f"e{sign}0{abs(shift)}",
+        ]
+        out |= {m + e for m in padded for e in ([""] if shift == 0 else []) + suffixes}
+    if value == 0:
+        out |= {"-0", "-0.0", "0E5", "-0.00e-1"}
+    return sorted(s for s in out if not s.startswith(("00", "-00")))
+
+
+def _string_spellings(value: str) -> list[str]:
+    """JSON spellings of a string: escaped, raw, and every character as \\u."""
+    escaped = "".join(
+        f"\\u{ord(c):04x}" if ord(c) < 0x10000 else json.dumps(c)[1:-1] for c in value
+    )
+    return sorted({json.dumps(value), json.dumps(value, ensure_ascii=False), f'"{escaped}"'})
+
+
+def _spellings(value: Any, shifts: int = 3, zeros: int = 2) -> list[str]:
+    if isinstance(value, bool | list | dict) or value is None:
+        return [json.dumps(value)]
+    if isinstance(value, str):
+        return _string_spellings(value)
+    return _number_spellings(Decimal(str(value)), shifts, zeros)
+
+
+#: (item schema, its values, the values already in the array)
+REACH = [
+    (
+        {"enum": ["abc", "abd", "ab\u00e9", 'x"y', "\u00e9", "\U0001f600a", "a/b", "t\t"]},
+        ["abc", "abd", "ab\u00e9", 'x"y', "\u00e9", "\U0001f600a", "a/b", "t\t"],
+        ["abc", "abd", "\u00e9", "\U0001f600a"],
+    ),
+    ({"type": "integer", "minimum": 0, "maximum": 20}, list(range(21)), [1, 10, 0, 2, 20]),
+    (
+        {"type": "number", "multipleOf": 0.25, "minimum": -1, "maximum": 1},
+        [-1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1],
+        [0, -0.25, 0.5, 1],
+    ),
+    (
+        {"enum": [True, False, None, 1, 2.5, "t", "nul", -3]},
+        [True, False, None, 1, 2.5, "t", "nul", -3],
+        [True, None, 2.5, "t"],
+    ),
+    ({}, [True, False, None, 0, 7, "q"], [True, False, None, 0]),
+]
+
+
+@pytest.mark.parametrize(
+    ("items", "values", "seen"), REACH, ids=["strings", "integers", "multiples", "mixed", "any"]
+)
+def test_an_item_begins_only_where_an_unseen_value_is_in_reach(
+    items: dict[str, Any], values: list[Any], seen: list[Any]
+) -> None:
+    """After the seen items, a beginning of a spelling is consumed exactly when it
+    begins a spelling of an unseen value that the array accepts whole (an item
+    that could only repeat is refused where it begins), judged against spellings
+    written here."""
+    machine = compiled({"type": "array", "items": items, "uniqueItems": True})
+    head = "[" + "".join(json.dumps(v) + "," for v in seen)
+    unseen = [v for v in values if all(_reference_key(v) != _reference_key(w) for w in seen)]
+    if not items:  # any value: more unseen ones
+        unseen += [0.5, -7, 30, 1e-7, "", [], {}]
+    wide = [s for v in unseen for s in _spellings(v, shifts=9, zeros=4)]
+    whole = [s for s in wide if _alive(machine, head + s + "]")]
+    assert len(whole) >= len(unseen)
+    tried = 0
+    for value in values:
+        for spelling in _spellings(value):
+            for end in range(1, len(spelling)):
+                prefix = spelling[:end]
+                reach = any(s.startswith(prefix) for s in whole)
+                assert _alive(machine, head + prefix) == reach, (head + prefix, reach)
+                tried += 1
+    assert tried > 100

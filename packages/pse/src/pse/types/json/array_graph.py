@@ -25,7 +25,7 @@ from pse.types.base.chain import ChainStateMachine
 from pse.types.base.loop import LoopStateMachine
 from pse.types.json.algebra import alt_empty
 from pse.types.json.dead_ends import without_dead_ends
-from pse.types.json.limits import MAX_EXPLICIT_ITEMS, MAX_UNIQUE_DOMAIN
+from pse.types.json.limits import MAX_EXPLICIT_ITEMS, MAX_UNIQUE_CHECK_DOMAIN, MAX_UNIQUE_DOMAIN
 from pse.types.json.machines import GraphStateMachine, NeverStateMachine
 from pse.types.json.numbers import num_accepts
 from pse.types.json.schema_ir import Alt, ArrAlt, BoolAlt, NullAlt, NumAlt, StrAlt, Sub
@@ -37,9 +37,10 @@ if TYPE_CHECKING:
     from pse.types.json.compiler import Compiler
 
 
-def _domain(comp: Compiler, sub: Sub) -> list[Alt] | None:
+def _domain(comp: Compiler, sub: Sub, limit: int = MAX_UNIQUE_DOMAIN) -> list[Alt] | None:
     """The item values of ``sub`` one by one (each once, in JSON equality), when
-    finitely many and at most ``MAX_UNIQUE_DOMAIN`` numbers (else ``None``)."""
+    finitely many, at most ``limit`` numbers and at most ``limit`` others (else
+    ``None``)."""
     values: dict[tuple[str, Any], Alt] = {}
     for alt in comp.ctx.sub_ir(sub):
         if alt_empty(comp.ctx, alt):
@@ -51,11 +52,53 @@ def _domain(comp: Compiler, sub: Sub) -> list[Alt] | None:
         elif isinstance(alt, StrAlt) and alt.literals is not None:
             for v in allowed_literals(comp, alt):
                 values["str", v] = StrAlt(literals=frozenset({v}))
-        elif isinstance(alt, NumAlt) and (points := _points(alt)) is not None:
+        elif isinstance(alt, NumAlt) and (points := _points(alt, limit)) is not None:
             values.update({("num", p): _at(alt, p) for p in points})
         else:
             return None
+        if len(values) > 2 * limit:
+            return None
     return list(values.values())
+
+
+def unique_check_domain(comp: Compiler, sub: Sub) -> list[tuple[str, int]] | None:
+    """The item values of ``sub`` as the native uniqueness check takes them, when
+    finitely many (at most ``MAX_UNIQUE_CHECK_DOMAIN`` numbers and as many
+    others): each value's JSON text and, for a number, the exponents its
+    automaton writes it with (bit ``e + 4``); else ``None``."""
+    domain = _domain(comp, sub, MAX_UNIQUE_CHECK_DOMAIN)
+    if domain is None:
+        return None
+    numbers = [
+        (alt, _exponent_mask(comp, alt))
+        for alt in comp.ctx.sub_ir(sub)
+        if isinstance(alt, NumAlt) and not alt_empty(comp.ctx, alt)
+    ]
+    out: list[tuple[str, int]] = []
+    for value in domain:
+        mask = 0
+        if isinstance(value, NumAlt):
+            for alt, exponents in numbers:
+                if value.lo is not None and num_accepts(alt, value.lo):
+                    mask |= exponents
+        out.append((_text(value), mask))
+    return out
+
+
+def _exponent_mask(comp: Compiler, alt: NumAlt) -> int:
+    """The exponents ``-4..4`` that the number automaton of ``alt`` writes its
+    values with (bit ``e + 4``; numbers.py leaves some out, and the same for
+    every value), probed on one nonzero value of it."""
+    points = _points(alt, MAX_UNIQUE_CHECK_DOMAIN) or []
+    value = next((p for p in points if p != 0), None)
+    if value is None:
+        return 0
+    machine = comp.compile_alts([alt])
+    mask = 0
+    for e in range(-4, 5):
+        if accepts_text(machine, f"{format(value.scaleb(-e), 'f')}e{e}"):
+            mask |= 1 << (e + 4)
+    return mask
 
 
 def _multiples(alt: NumAlt) -> tuple[Fraction, int, int] | None:
@@ -78,12 +121,12 @@ def number_count(alt: NumAlt) -> int | None:
     return None if multiples is None else max(0, multiples[2] - multiples[1] + 1)
 
 
-def _points(alt: NumAlt) -> list[Decimal] | None:
-    """The numbers of ``alt`` one by one, when at most ``MAX_UNIQUE_DOMAIN``."""
+def _points(alt: NumAlt, limit: int) -> list[Decimal] | None:
+    """The numbers of ``alt`` one by one, when at most ``limit``."""
     if alt.lo is not None and alt.lo == alt.hi:
         return [alt.lo] if num_accepts(alt, alt.lo) else []
     multiples = _multiples(alt)
-    if multiples is None or multiples[2] - multiples[1] >= MAX_UNIQUE_DOMAIN:
+    if multiples is None or multiples[2] - multiples[1] >= limit:
         return None
     step, first, last = multiples
     out: list[Decimal] = []

@@ -27,6 +27,10 @@ MAX_ANY_OF_BRANCHES = 8
 MAX_EXPLICIT_ITEMS = 256
 #: Values of a finite item set that ``uniqueItems`` tracks in the array graph.
 MAX_UNIQUE_DOMAIN = 6
+#: Numbers (and as many other values) of a finite item set that the native
+#: ``uniqueItems`` check is given, to refuse an item's beginning whose unseen
+#: values are all out of reach; larger sets get the check without it.
+MAX_UNIQUE_CHECK_DOMAIN = 1024
 #: ``patternProperties`` regions an object graph splits the undeclared keys into.
 MAX_PATTERN_REGIONS = 4
 #: Default of the ``max_object_states`` option: property-set states of one
@@ -63,6 +67,11 @@ LIMITS: tuple[Limit, ...] = (
     ),
     Limit("MAX_EXPLICIT_ITEMS", MAX_EXPLICIT_ITEMS, "items counted by contains/uniqueItems graphs"),
     Limit("MAX_UNIQUE_DOMAIN", MAX_UNIQUE_DOMAIN, "finite item values uniqueItems tracks in-graph"),
+    Limit(
+        "MAX_UNIQUE_CHECK_DOMAIN",
+        MAX_UNIQUE_CHECK_DOMAIN,
+        "finite item values the native uniqueItems check keeps in reach",
+    ),
     Limit("MAX_PATTERN_REGIONS", MAX_PATTERN_REGIONS, "patternProperties regions of one object"),
     Limit(
         "max_object_states",
@@ -93,6 +102,7 @@ __all__ = [
     "MAX_ONE_OF_NEGATED",
     "MAX_OBJECT_STATES",
     "MAX_PATTERN_REGIONS",
+    "MAX_UNIQUE_CHECK_DOMAIN",
     "MAX_UNIQUE_DOMAIN",
     "Limit",
     "markdown_table",

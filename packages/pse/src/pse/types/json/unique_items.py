@@ -13,12 +13,23 @@ a full ``true``, ``false`` or ``null``; a number when the ``,``, ``]`` or
 whitespace after it arrives. A number whose exponent has more than 18 digits
 is never complete (not compared, so never accepted).
 
+An item's beginning is masked too when every value it may still become has
+been seen, so that generation never reaches an item it cannot finish. Where
+the beginning fixes the value (a literal's first byte; a number whose digits
+are all zeros once its exponent begins), that value must be unseen. For a
+finite item set of at most ``MAX_UNIQUE_CHECK_DOMAIN`` numbers (and as many
+other scalars), the check is given the set and keeps an unseen value in
+reach: a string's decoded prefix (an escape cut short included), a number's
+sign and significant digits (its exponent, once begun) must fit one.
+
 Small finite item sets keep the exact explicit graph of ``array_graph.py``;
 for larger finite sets (enums, bounded integers or multiples) the array is
-capped at the size of the set. A prefix
-of an item that can only complete to a used value is not masked before the
-token that completes it (the item schema is an automaton over one value, not
-over the set of values left).
+capped at the size of the set. Not covered (docs/json_schema.md): an item
+schema with infinitely many values, or more than the check is given, whose
+beginning leaves only seen values in reach through its own constraints (an
+``anyOf`` whose other branches the sign or digits rule out, a bounded range
+once an exponent begins); there generation can still reach an item it cannot
+finish.
 """
 
 from __future__ import annotations
@@ -46,7 +57,7 @@ def needs_stepper(comp: Compiler, alt: ArrAlt) -> bool:
 
 def build_unique(comp: Compiler, alt: ArrAlt) -> StateMachine:
     """The array of ``alt`` under the uniqueness stepper, inside a native graph."""
-    from pse.types.json.array_graph import domain_size  # noqa: PLC0415
+    from pse.types.json.array_graph import domain_size, unique_check_domain  # noqa: PLC0415
     from pse.types.json.json_array import ArraySchemaStateMachine  # noqa: PLC0415
 
     plain = replace(alt, unique=False)
@@ -57,7 +68,8 @@ def build_unique(comp: Compiler, alt: ArrAlt) -> StateMachine:
             from pse.types.json.compiler import NeverStateMachine  # noqa: PLC0415
 
             return NeverStateMachine()
-    inner = unique_items(ArraySchemaStateMachine.from_alt(comp, plain))
+    domain = None if alt.prefix else unique_check_domain(comp, alt.items)
+    inner = unique_items(ArraySchemaStateMachine.from_alt(comp, plain), domain or ())
     # An external node cannot be a grammar's root: it stands inside a graph.
     return StateMachine({0: [(inner, "$")]}, start_state=0, end_states=["$"])
 
