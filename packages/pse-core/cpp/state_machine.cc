@@ -406,18 +406,34 @@ void StateMachine::set_dfa(const std::vector<std::int32_t>& table,
     throw GrammarError("a DFA needs states x 256 transitions and one accepting flag per state");
   if (start_state < 0 || static_cast<std::size_t>(start_state) >= n)
     throw GrammarError("DFA start state out of range");
-  for (std::int32_t t : table)
-    if (t < -1 || t >= static_cast<std::int32_t>(n)) throw GrammarError("DFA transition out of range");
-  // Keep only states from which an accepting state is reachable (each state listed
-  // once per distinct target: most of a row's bytes share a few targets).
-  std::vector<std::vector<std::int32_t>> into(n);
+  // Keep only states from which an accepting state is reachable. Edges are
+  // listed once per distinct target of a row (most of a row's bytes share a
+  // few targets, in runs), checked on the way, and kept as (target, source)
+  // pairs bucketed by target.
+  const auto count = static_cast<std::int32_t>(n);
+  std::vector<std::pair<std::int32_t, std::int32_t>> edges;
   std::vector<std::int32_t> listed(n, -1);  // the last state s listed under target t
-  for (std::size_t s = 0; s < n; ++s)
-    for (int b = 0; b < 256; ++b)
-      if (std::int32_t t = table[s * 256 + b]; t >= 0 && listed[t] != static_cast<std::int32_t>(s)) {
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::int32_t* row = table.data() + s * 256;
+    std::int32_t last = -1;
+    for (int b = 0; b < 256; ++b) {
+      const std::int32_t t = row[b];
+      if (t == last) continue;
+      if (t < -1 || t >= count) throw GrammarError("DFA transition out of range");
+      last = t;
+      if (t >= 0 && listed[t] != static_cast<std::int32_t>(s)) {
         listed[t] = static_cast<std::int32_t>(s);
-        into[t].push_back(static_cast<std::int32_t>(s));
+        edges.emplace_back(t, static_cast<std::int32_t>(s));
       }
+    }
+  }
+  std::vector<std::int32_t> begin(n + 1, 0), into(edges.size());
+  for (const auto& e : edges) ++begin[static_cast<std::size_t>(e.first) + 1];
+  for (std::size_t t = 0; t < n; ++t) begin[t + 1] += begin[t];
+  {
+    std::vector<std::int32_t> fill(begin.begin(), begin.end() - 1);
+    for (const auto& e : edges) into[static_cast<std::size_t>(fill[e.first]++)] = e.second;
+  }
   std::vector<std::uint8_t> live(n, 0);
   std::vector<std::int32_t> work;
   for (std::size_t s = 0; s < n; ++s)
@@ -425,49 +441,69 @@ void StateMachine::set_dfa(const std::vector<std::int32_t>& table,
       live[s] = 1;
       work.push_back(static_cast<std::int32_t>(s));
     }
+  std::size_t alive = work.size();
   while (!work.empty()) {
-    std::int32_t t = work.back();
+    const auto t = static_cast<std::size_t>(work.back());
     work.pop_back();
-    for (std::int32_t s : into[t])
-      if (!live[s]) {
+    for (std::int32_t i = begin[t]; i < begin[t + 1]; ++i)
+      if (const std::int32_t s = into[static_cast<std::size_t>(i)]; !live[s]) {
         live[s] = 1;
+        ++alive;
         work.push_back(s);
       }
   }
-  // Byte classes: bytes whose columns agree (after pruning) share a class. The
-  // table is row-major, so columns are compared by a hash computed row by row,
-  // checked row by row; on a collision they are compared outright.
-  auto target = [&](std::size_t s, int b) {
-    std::int32_t t = table[s * 256 + b];
-    return (t >= 0 && live[t]) ? t : -1;
-  };
-  std::array<std::uint64_t, 256> hash{};
-  for (std::size_t s = 0; s < n; ++s)
-    for (int b = 0; b < 256; ++b)
-      hash[b] = (hash[b] ^ static_cast<std::uint32_t>(target(s, b))) * 0x100000001B3ull;
-  std::array<int, 256> first{};  // each class's first byte
-  auto assign = [&](auto same) {
-    classes = 0;
-    for (int b = 0; b < 256; ++b) {
-      std::uint32_t c = 0;
-      while (c < classes && !same(b, first[c])) ++c;
-      if (c == classes) first[classes++] = b;
-      byte_class[b] = static_cast<std::uint8_t>(c);
+  // The table with moves into dead states removed (a copy only when some state is dead).
+  std::vector<std::int32_t> pruned;
+  const std::int32_t* cells = table.data();
+  if (alive < n) {
+    pruned.resize(table.size());
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      const std::int32_t t = table[i];
+      pruned[i] = t >= 0 && live[t] ? t : -1;
     }
-  };
-  assign([&](int b, int r) { return hash[b] == hash[r]; });
-  bool collision = false;
-  for (std::size_t s = 0; s < n; ++s)
-    for (int b = 0; b < 256; ++b) collision |= target(s, b) != target(s, first[byte_class[b]]);
-  if (collision)
-    assign([&](int b, int r) {
-      for (std::size_t s = 0; s < n; ++s)
-        if (target(s, b) != target(s, r)) return false;
-      return true;
-    });
+    cells = pruned.data();
+  }
+  // Byte classes: bytes whose columns agree share a class, numbered in the
+  // order of their first byte. A column can only differ from the one before
+  // where some row changes target, so the bytes split first into segments of
+  // equal columns; segments are then compared column by column (a hash first).
+  std::array<std::uint8_t, 256> cut{};
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::int32_t* row = cells + s * 256;
+    for (int b = 1; b < 256; ++b) cut[b] |= static_cast<std::uint8_t>(row[b] != row[b - 1]);
+  }
+  std::array<int, 256> seg_first{};  // each segment's first byte
+  std::size_t segments = 0;
+  for (int b = 0; b < 256; ++b)
+    if (b == 0 || cut[b]) seg_first[segments++] = b;
+  std::array<std::uint64_t, 256> hash{};
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::int32_t* row = cells + s * 256;
+    for (std::size_t k = 0; k < segments; ++k)
+      hash[k] = (hash[k] ^ static_cast<std::uint32_t>(row[seg_first[k]])) * 0x100000001B3ull;
+  }
+  std::array<int, 256> first{};  // each class's first byte
+  std::array<std::size_t, 256> first_seg{};  // and its first segment
+  classes = 0;
+  for (std::size_t k = 0; k < segments; ++k) {
+    std::uint32_t c = 0;
+    for (; c < classes; ++c) {
+      if (hash[first_seg[c]] != hash[k]) continue;
+      const int a = first[c], b = seg_first[k];
+      std::size_t s = 0;
+      while (s < n && cells[s * 256 + a] == cells[s * 256 + b]) ++s;
+      if (s == n) break;
+    }
+    if (c == classes) {
+      first[classes] = seg_first[k];
+      first_seg[classes++] = k;
+    }
+    const int end = k + 1 < segments ? seg_first[k + 1] : 256;
+    for (int b = seg_first[k]; b < end; ++b) byte_class[b] = static_cast<std::uint8_t>(c);
+  }
   transitions.resize(n * classes);
   for (std::size_t s = 0; s < n; ++s)
-    for (std::size_t c = 0; c < classes; ++c) transitions[s * classes + c] = target(s, first[c]);
+    for (std::size_t c = 0; c < classes; ++c) transitions[s * classes + c] = cells[s * 256 + first[c]];
   accepting = std::move(accept);
   start = live[start_state] ? start_state : -1;
   invalidate();

@@ -514,14 +514,6 @@ RangeDfa Builder::minimal() const {
     dfa.accepting.push_back(false);
     return dfa;
   }
-  using Signature = std::array<std::int32_t, kSymbols + 1>;
-  struct SignatureHash {
-    std::size_t operator()(const Signature& sig) const {
-      std::uint64_t h = 0xcbf29ce484222325ull;
-      for (std::int32_t x : sig) h = (h ^ static_cast<std::uint32_t>(x)) * 0x100000001B3ull;
-      return static_cast<std::size_t>(h ^ (h >> 32));
-    }
-  };
   std::vector<std::int32_t> cls(n, -1);
   std::size_t count = 0;
   {
@@ -533,23 +525,45 @@ RangeDfa Builder::minimal() const {
       }
     count = static_cast<std::size_t>(has[0]) + static_cast<std::size_t>(has[1]);
   }
-  std::unordered_map<Signature, std::int32_t, SignatureHash> sigs;
-  std::vector<std::int32_t> next(n, -1);
+  // A state's signature: its class and its targets' classes (-1: none or dead).
+  // Each round numbers the distinct signatures in order of first appearance,
+  // found through an open-addressing table of representative states (no
+  // allocation per round).
+  std::vector<std::int32_t> target(n * kSymbols);
+  for (std::size_t s = 0; s < n; ++s)
+    for (int c = 0; c < kSymbols; ++c) {
+      const std::int32_t t = trans_[s][static_cast<std::size_t>(c)];
+      target[s * kSymbols + static_cast<std::size_t>(c)] = t >= 0 && live[static_cast<std::size_t>(t)] ? t : -1;
+    }
+  auto class_of = [&cls](std::int32_t t) { return t >= 0 ? cls[static_cast<std::size_t>(t)] : -1; };
+  auto same = [&](std::size_t a, std::size_t b) {
+    if (cls[a] != cls[b]) return false;
+    for (std::size_t c = 0; c < kSymbols; ++c)
+      if (class_of(target[a * kSymbols + c]) != class_of(target[b * kSymbols + c])) return false;
+    return true;
+  };
+  std::size_t slots = 16;
+  while (slots < 2 * n) slots *= 2;
+  std::vector<std::int32_t> table(slots), next(n, -1);
   while (true) {
-    sigs.clear();
-    sigs.reserve(count * 2);
+    std::fill(table.begin(), table.end(), -1);
+    std::size_t found = 0;
     for (std::size_t s = 0; s < n; ++s) {
       if (!live[s]) continue;
-      Signature sig;
-      sig[kSymbols] = cls[s];
-      for (int c = 0; c < kSymbols; ++c) {
-        std::int32_t t = trans_[s][static_cast<std::size_t>(c)];
-        sig[static_cast<std::size_t>(c)] = t >= 0 && live[static_cast<std::size_t>(t)] ? cls[static_cast<std::size_t>(t)] : -1;
+      std::uint64_t h = 0xcbf29ce484222325ull ^ static_cast<std::uint32_t>(cls[s]);
+      for (std::size_t c = 0; c < kSymbols; ++c)
+        h = (h ^ static_cast<std::uint32_t>(class_of(target[s * kSymbols + c]))) * 0x100000001B3ull;
+      std::size_t slot = static_cast<std::size_t>(h ^ (h >> 32)) & (slots - 1);
+      while (table[slot] >= 0 && !same(static_cast<std::size_t>(table[slot]), s)) slot = (slot + 1) & (slots - 1);
+      if (table[slot] < 0) {
+        table[slot] = static_cast<std::int32_t>(s);
+        next[s] = static_cast<std::int32_t>(found++);
+      } else {
+        next[s] = next[static_cast<std::size_t>(table[slot])];
       }
-      next[s] = sigs.try_emplace(sig, static_cast<std::int32_t>(sigs.size())).first->second;
     }
-    bool stable = sigs.size() == count;
-    count = sigs.size();
+    const bool stable = found == count;
+    count = found;
     cls.swap(next);
     if (stable) break;
   }
