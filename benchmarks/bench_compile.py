@@ -13,8 +13,16 @@ process-wide compile caches (``functools`` caches in ``pse.automata`` and
 ``pse.types``) are cleared, as bench_peers' warm compile does, so each repeat
 does the whole work; ``--cached`` keeps them (a server seeing a schema again).
 As in bench_peers, a ``gc.collect()`` precedes each timed compile and the
-collector is off while it runs (so the compile starts with caches that the
-collection walked through, as bench_peers' warm compile does).
+collector is off while it runs. A full collection walks the whole heap, which
+leaves the CPU caches cold: the compile after it pays for reloading the
+compiler's code and data (measured at 128k on a loaded 2-core machine: a
+``{"type": "boolean"}`` compile 0.04 ms back to back, 0.20 ms after a
+collection; ``union`` 0.72 / 1.18 ms; a 64 MB memory sweep instead of the
+collection costs about the same, ``gc.freeze()`` before it nothing; over the
+8 schemas, both orders, at 95ff592: median 1.38 ms after a collection, 0.88
+back to back), so these figures, like bench_peers' compile columns, are
+cold-cache figures.
+``--no-collect`` leaves the collection out (compiles back to back, warm caches).
 The automata of built-in types (``type: integer`` alone, each ``format``
 alone; ``pse.automata.built_in``) are kept for the process either way: the
 first schema that uses one pays for it, and its repeats are in the max column.
@@ -57,6 +65,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--cached", action="store_true", help="keep the compile caches")
+    parser.add_argument(
+        "--no-collect", action="store_true", help="no gc.collect() before each compile"
+    )
     parser.add_argument("--ab", nargs=2, metavar=("OLD", "NEW"), help="python[:PYTHONPATH] x2")
     parser.add_argument("--rounds", type=int, default=3, help="--ab rounds per side")
     args = parser.parse_args()
@@ -81,7 +92,8 @@ def main() -> None:
                 for _ in range(args.repeat):
                     if not args.cached:
                         clear_compile_caches()
-                    gc.collect()
+                    if not args.no_collect:
+                        gc.collect()
                     gc.disable()
                     start = time.process_time()
                     try:
@@ -131,6 +143,8 @@ def compare(args: argparse.Namespace) -> None:
                 command = [python, __file__, "--repeat", str(args.repeat), "--json", str(out)]
                 if args.cached:
                     command.append("--cached")
+                if args.no_collect:
+                    command.append("--no-collect")
                 subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
                 runs[side].append(json.loads(out.read_text()))
     old, new = (
