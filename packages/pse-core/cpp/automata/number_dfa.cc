@@ -304,27 +304,27 @@ struct State {
   std::int32_t v = 0;                              // exponent value read so far
 
   std::uint64_t hash() const {
-    std::uint64_t h = 0;
-    auto mix = [&h](std::uint64_t x) {
-      h = (h ^ x) * 0x9E3779B97F4A7C15ull;
-      h ^= h >> 29;
-    };
-    mix(static_cast<std::uint64_t>(kind) | static_cast<std::uint64_t>(static_cast<std::uint8_t>(sign)) << 8 |
-        static_cast<std::uint64_t>(syntax) << 16 | static_cast<std::uint64_t>(ok) << 32);
-    mix(static_cast<std::uint32_t>(v));
+    // One dependent multiply per branch (its four words are multiplied
+    // independently first), one final mix: interning hashes every successor.
+    constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ull;
+    std::uint64_t h = (static_cast<std::uint64_t>(kind) | static_cast<std::uint64_t>(static_cast<std::uint8_t>(sign)) << 8 |
+                       static_cast<std::uint64_t>(syntax) << 16 | static_cast<std::uint64_t>(ok) << 32) *
+                      kMul;
+    h = (h ^ static_cast<std::uint32_t>(v)) * kMul;
     for (const auto& c : comps) {
       if (!c) {
-        mix(0xFF);
+        h = (h ^ 0xFF) * kMul;
         continue;
       }
-      mix(static_cast<std::uint64_t>(static_cast<std::uint32_t>(c->cmp[0])) << 32 |
-          static_cast<std::uint32_t>(c->cmp[1]));
-      mix(static_cast<std::uint64_t>(static_cast<std::uint32_t>(c->cmp[2])) << 32 |
-          static_cast<std::uint32_t>(c->cmp[3]));
-      mix(static_cast<std::uint64_t>(c->value) ^ static_cast<std::uint64_t>(c->value >> 64) * 31);
-      mix(static_cast<std::uint64_t>(static_cast<std::uint32_t>(c->f)) << 1 | (c->fraction ? 1 : 0));
+      const std::uint64_t a = static_cast<std::uint64_t>(static_cast<std::uint32_t>(c->cmp[0])) << 32 |
+                              static_cast<std::uint32_t>(c->cmp[1]);
+      const std::uint64_t b = static_cast<std::uint64_t>(static_cast<std::uint32_t>(c->cmp[2])) << 32 |
+                              static_cast<std::uint32_t>(c->cmp[3]);
+      const std::uint64_t r = static_cast<std::uint64_t>(c->value) ^ static_cast<std::uint64_t>(c->value >> 64) * 31;
+      const std::uint64_t f = static_cast<std::uint64_t>(static_cast<std::uint32_t>(c->f)) << 1 | (c->fraction ? 1 : 0);
+      h = (h ^ (a * 0xC2B2AE3D27D4EB4Full + b * 0x165667B19E3779F9ull + r * 0xD6E8FEB86659FD93ull + f)) * kMul;
     }
-    return h;
+    return h ^ (h >> 29);
   }
 
   bool operator==(const State& o) const {
