@@ -101,6 +101,7 @@ struct BuildScratch {
   std::vector<std::int32_t> seeds;
   std::vector<std::uint16_t> expected;
   std::vector<std::uint32_t> scanned;  ///< Grammar::scan: indices of the items it advances
+  std::vector<Item> kernel;            ///< the set's kernel while it is built
 };
 
 /// Builds one Earley set. Its items fall in two parts: the kernel (items that
@@ -115,14 +116,17 @@ struct EarleyBuilder {
   std::vector<std::uint8_t>& predicted = scratch.predicted;
   /// Open addressing over item indices + 1 (0: free); grows with the set.
   std::vector<std::uint32_t>& table = scratch.table;
+  /// The kernel, built here and copied into the set (one allocation of its size).
+  std::vector<Item>& kernel = scratch.kernel;
 
-  explicit EarleyBuilder(const Grammar& grammar) : g(grammar) { s->kernel.reserve(8); }
+  explicit EarleyBuilder(const Grammar& grammar) : g(grammar) {}
 
   static BuildScratch& fresh_scratch(std::size_t nonterminals) {
     thread_local BuildScratch scratch;
     scratch.predicted.assign(nonterminals, 0);
     scratch.table.assign(256, 0);
     scratch.seeds.clear();
+    scratch.kernel.clear();
     return scratch;
   }
 
@@ -131,16 +135,16 @@ struct EarleyBuilder {
     const ItemKey key{it.rule, it.dot, it.origin};
     std::size_t mask = table.size() - 1, i = ItemHash{}(key) & mask;
     for (; table[i]; i = (i + 1) & mask) {
-      const Item& o = s->kernel[table[i] - 1];
+      const Item& o = kernel[table[i] - 1];
       if (o.rule == it.rule && o.dot == it.dot && o.origin == it.origin) return;
     }
-    s->kernel.push_back(it);
-    table[i] = static_cast<std::uint32_t>(s->kernel.size());
-    if (2 * s->kernel.size() > table.size()) {
+    kernel.push_back(it);
+    table[i] = static_cast<std::uint32_t>(kernel.size());
+    if (2 * kernel.size() > table.size()) {
       table.assign(table.size() * 4, 0);
       mask = table.size() - 1;
-      for (std::uint32_t k = 0; k < s->kernel.size(); ++k) {
-        const Item& o = s->kernel[k];
+      for (std::uint32_t k = 0; k < kernel.size(); ++k) {
+        const Item& o = kernel[k];
         std::size_t j = ItemHash{}(ItemKey{o.rule, o.dot, o.origin}) & mask;
         while (table[j]) j = (j + 1) & mask;
         table[j] = k + 1;
@@ -156,9 +160,9 @@ struct EarleyBuilder {
   }
 
   SetPtr run() {
-    for (std::size_t i = 0; i < s->kernel.size(); ++i) {
-      if (s->kernel.size() > limits::kMaxEarleyItems) too_many();
-      const Item it = s->kernel[i];
+    for (std::size_t i = 0; i < kernel.size(); ++i) {
+      if (kernel.size() > limits::kMaxEarleyItems) too_many();
+      const Item it = kernel[i];
       const Rule& r = g.rules_[it.rule];
       if (it.dot < r.rhs.size()) {
         std::int32_t sym = r.rhs[it.dot];
@@ -177,16 +181,16 @@ struct EarleyBuilder {
         add(Item{w.rule, w.dot + 1, w.origin});
       }
     }
-    const auto kernel = static_cast<std::uint32_t>(s->kernel.size());
+    const auto kernels = static_cast<std::uint32_t>(kernel.size());
     std::sort(scratch.seeds.begin(), scratch.seeds.end());
     std::shared_ptr<const Prediction> predicted_here = g.prediction(scratch.seeds);
     const Prediction& p = *predicted_here;
-    if (kernel + p.items.size() > limits::kMaxEarleyItems) too_many();
+    if (kernels + p.items.size() > limits::kMaxEarleyItems) too_many();
     std::vector<std::uint16_t>& expected = scratch.expected;
     expected.clear();
     std::uint32_t kernel_waiting = 0;
-    for (std::uint32_t i = 0; i < kernel; ++i) {
-      const Item& it = s->kernel[i];
+    for (std::uint32_t i = 0; i < kernels; ++i) {
+      const Item& it = kernel[i];
       const Rule& r = g.rules_[it.rule];
       if (it.dot < r.rhs.size()) {
         std::int32_t sym = r.rhs[it.dot];
@@ -195,8 +199,8 @@ struct EarleyBuilder {
       }
     }
     s->waiting.reserve(kernel_waiting + p.waiting.size());
-    for (std::uint32_t i = 0; i < kernel; ++i) {
-      const Item& it = s->kernel[i];
+    for (std::uint32_t i = 0; i < kernels; ++i) {
+      const Item& it = kernel[i];
       const Rule& r = g.rules_[it.rule];
       if (it.dot < r.rhs.size()) {
         if (r.rhs[it.dot] < 0) s->waiting.emplace_back(~r.rhs[it.dot], i);
@@ -206,7 +210,7 @@ struct EarleyBuilder {
     }
     s->complete = s->complete || p.complete;
     const std::size_t mid = s->waiting.size();
-    for (auto [nt, i] : p.waiting) s->waiting.emplace_back(nt, kernel + i);
+    for (auto [nt, i] : p.waiting) s->waiting.emplace_back(nt, kernels + i);
     std::sort(s->waiting.begin(), s->waiting.begin() + static_cast<std::ptrdiff_t>(mid));
     std::inplace_merge(s->waiting.begin(), s->waiting.begin() + static_cast<std::ptrdiff_t>(mid),
                        s->waiting.end());
@@ -224,6 +228,7 @@ struct EarleyBuilder {
       std::tie(s->expected_id, s->expected) = g.intern_expected(expected);
     }
     s->predicted = std::move(predicted_here);
+    s->kernel.assign(kernel.begin(), kernel.end());
     return s;
   }
 
@@ -541,11 +546,12 @@ SetPtr Grammar::scan(const SetPtr& set, const std::vector<std::uint16_t>& terms)
   // No item expects any of the terminals: nothing to build.
   if (std::none_of(terms.begin(), terms.end(), [&](std::uint16_t t) { return expects(*set, t); }))
     return nullptr;
+  const std::uint64_t memo_key = scan_key(terms);
   {
     std::lock_guard<std::mutex> lock(set->memo_mutex);
-    for (auto& [key, weak] : set->memo)
-      if (key == terms) {
-        if (SetPtr hit = weak.lock()) return hit;
+    for (std::size_t i = 0; i < set->memo.size(); ++i)
+      if (set->memo[i].first == memo_key) {
+        if (SetPtr hit = set->memo[i].second.lock()) return hit;
       }
   }
   EarleyBuilder b{*this};
@@ -573,7 +579,7 @@ SetPtr Grammar::scan(const SetPtr& set, const std::vector<std::uint16_t>& terms)
     const Item it = set->item(i);
     b.add(Item{it.rule, it.dot + 1, it.origin});
   }
-  if (b.s->kernel.empty()) return nullptr;
+  if (b.kernel.empty()) return nullptr;
   SetPtr out = b.run();
   SetPtr dropped;  // released outside the lock
   {
@@ -583,14 +589,21 @@ SetPtr Grammar::scan(const SetPtr& set, const std::vector<std::uint16_t>& terms)
     dropped = std::exchange(recent_[recent_next_++ % recent_.size()], out);
   }
   std::lock_guard<std::mutex> lock(set->memo_mutex);
-  for (auto& [key, weak] : set->memo)
-    if (key == terms) {
+  for (std::size_t i = 0; i < set->memo.size(); ++i)
+    if (auto& [key, weak] = set->memo[i]; key == memo_key) {
       if (SetPtr hit = weak.lock()) return hit;
       weak = out;
       return out;
     }
-  set->memo.emplace_back(terms, out);
+  set->memo.push_back({memo_key, out});
   return out;
+}
+
+std::uint64_t Grammar::scan_key(const std::vector<std::uint16_t>& terms) const {
+  if (terms.size() > 4) return 1ull << 63 | static_cast<std::uint32_t>(intern_expected(terms).first);
+  std::uint64_t key = static_cast<std::uint64_t>(terms.size()) << 60;
+  for (std::size_t i = 0; i < terms.size(); ++i) key |= static_cast<std::uint64_t>(terms[i]) << (15 * i);
+  return key;
 }
 
 StatePtr Grammar::make_state(SetPtr set, HookState hook) const {
@@ -908,14 +921,14 @@ StatePtr Grammar::finish_lexeme(const StatePtr& ps, std::int32_t cfg, std::uint6
   const std::uint64_t hook = c.plain || !(local >> 62) ? 0 : local;
   {
     std::lock_guard<std::mutex> lock(ps->next_mutex);
-    for (const auto& n : ps->next)
-      if (n.key == key && n.local == hook)
+    for (std::size_t i = 0; i < ps->next.size(); ++i)
+      if (const auto& n = ps->next[i]; n.key == key && n.local == hook)
         if (StatePtr hit = n.state.lock()) return hit;
   }
   StatePtr out = finish_new(ps, c, local);
   std::lock_guard<std::mutex> lock(ps->next_mutex);
-  for (auto& n : ps->next)
-    if (n.key == key && n.local == hook) {
+  for (std::size_t i = 0; i < ps->next.size(); ++i)
+    if (auto& n = ps->next[i]; n.key == key && n.local == hook) {
       if (StatePtr hit = n.state.lock()) return hit;
       n.state = out;
       return out;

@@ -62,6 +62,40 @@ struct Rule {
   std::vector<std::int32_t> rhs;
 };
 
+/// A short list: its first N elements inline, the rest in a vector, so that
+/// the usual few cost no allocation (parse states and Earley sets are made per
+/// parser step).
+template <class T, std::size_t N>
+class InlineList {
+ public:
+  InlineList() = default;
+  explicit InlineList(T first) { push_back(std::move(first)); }
+  std::size_t size() const { return size_; }
+  const T& operator[](std::size_t i) const { return i < N ? inline_[i] : more_[i - N]; }
+  T& operator[](std::size_t i) { return i < N ? inline_[i] : more_[i - N]; }
+  const T& back() const { return (*this)[size_ - 1]; }
+  void push_back(T v) {
+    if (size_ < N) inline_[size_] = std::move(v);
+    else more_.push_back(std::move(v));
+    ++size_;
+  }
+  void pop_back() {
+    if (--size_ >= N) more_.pop_back();
+    else inline_[size_] = T{};
+  }
+  bool operator==(const InlineList& o) const {
+    if (size_ != o.size_) return false;
+    for (std::size_t i = 0; i < size_; ++i)
+      if (!((*this)[i] == o[i])) return false;
+    return true;
+  }
+
+ private:
+  std::array<T, N> inline_{};
+  std::size_t size_ = 0;
+  std::vector<T> more_;
+};
+
 struct EarleySet;
 using SetPtr = std::shared_ptr<const EarleySet>;
 
@@ -107,9 +141,9 @@ struct EarleySet {
   std::int32_t expected_id = -1;  ///< `expected`'s id
   bool complete = false;          ///< the start symbol spans everything so far
   mutable SetPtr prev;            ///< mutable only for iterative destruction
-  /// Memo of scans: terminal list -> the next set (weak: no cycles).
+  /// Memo of scans: terminal list (Grammar::scan_key) -> the next set (weak: no cycles).
   mutable std::mutex memo_mutex;
-  mutable std::vector<std::pair<std::vector<std::uint16_t>, std::weak_ptr<const EarleySet>>> memo;
+  mutable InlineList<std::pair<std::uint64_t, std::weak_ptr<const EarleySet>>, 2> memo;
   /// Completion bounds (grammar_completion.cc), set once under memo_mutex:
   /// per nonterminal some item here waits for, the fewest bytes that end the
   /// parse once it completes (sorted), and `bound`, the fewest bytes that end
@@ -127,7 +161,7 @@ constexpr std::uint8_t kHeredocDash = 1, kHeredocQuoted = 2;
 struct HookState {
   /// python: indentation levels, measured with tab stops of 8 (`indents`, `col`)
   /// and of 1 (`alt_indents`, `altcol`); CPython's TabError when they disagree.
-  std::vector<std::uint32_t> indents{0}, alt_indents{0};
+  InlineList<std::uint32_t, 8> indents{0}, alt_indents{0};
   std::uint32_t col = 0, altcol = 0;
   bool continued = false;      ///< python: the last lexeme was a backslash-newline
   std::int32_t depth = 0;      ///< open brackets
@@ -158,7 +192,7 @@ struct ParseState : std::enable_shared_from_this<ParseState> {
     std::uint64_t key, local;
     std::weak_ptr<const ParseState> state;
   };
-  mutable std::vector<Next> next;
+  mutable InlineList<Next, 2> next;
 };
 using StatePtr = std::shared_ptr<const ParseState>;
 
@@ -285,6 +319,9 @@ class Grammar {
   void bound_keywords(std::int32_t name);
   SetPtr initial_set() const;
   SetPtr scan(const SetPtr& set, const std::vector<std::uint16_t>& terms) const;
+  /// A terminal list as one number: up to four terminals packed (15 bits each, the count
+  /// in bits 60-62), a longer list by its interned id (bit 63).
+  std::uint64_t scan_key(const std::vector<std::uint16_t>& terms) const;
   bool expects(const EarleySet& set, std::int32_t term) const;
   /// `set` after the hook tokens that end the input (python: NEWLINE, DEDENTs).
   SetPtr at_end(const ParseState& ps) const;
