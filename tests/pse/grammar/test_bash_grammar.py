@@ -528,6 +528,28 @@ REGRESSIONS = [
     "declare a[x[1]]=(1)",
     "declare a[$x]=1",
     "declare do[$x];",
+    # in an array a word that starts with "[" is a subscript, read as a matched pair too
+    "a=([ x ])",
+    "a=([ x ]=1 [y]=2)",
+    "a=([ ; ]=1)",
+    "a=([ ( ]=1)",
+    "a=([\n]=1)",
+    "a=( [ x ] )",
+    "a=(b [ x ]=1)",
+    "a=(['x]']=1)",
+    'a=([$x]=1 ["$y z"]=2)',
+    "a=([ )",
+    "a=(['x]=1)",
+    "a=([)",
+    "a=(])",
+    "a=(x[ y ]=1)",
+    "declare -A a=([ x ]=1)",
+    "x=1 >f a=([ y ])",
+    # ...and only there: after "k" the "[" is a character of the word
+    'a=("k"[;])',
+    'a=("k"[ ( ] c)',
+    'a=("k"[x] c)',
+    'a=(x"y"[1])',
 ]
 
 
