@@ -7,7 +7,6 @@ machines are built by ``json_array.py`` (and ``unique_items.py``).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from pse.types.json.counts import intersect_counts, outside_counts
@@ -100,23 +99,23 @@ def array_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> Ar
             items = ctx.child(node, schema["additionalItems"], "additionalItems")
     elif "items" in schema:
         items = ctx.child(node, schema["items"], "items")
-    arr = ArrAlt(prefix=prefix, items=items)
+    fields: dict[str, Any] = {}  # the ArrAlt is built once, at the end
     lo, hi = count(node, schema, "minItems"), count(node, schema, "maxItems")
     if lo is not None:
-        arr = replace(arr, min_items=lo)
+        fields["min_items"] = lo
     if hi is not None:
-        arr = replace(arr, max_items=hi)
+        fields["max_items"] = hi
     if schema.get("uniqueItems") is True:
-        arr = replace(arr, unique=True)
+        fields["unique"] = True
     contains: Sub | None = None
     if "contains" in schema:
         contains = ctx.child(node, schema["contains"], "contains")
         cmin = count(node, schema, "minContains")
         cmax = count(node, schema, "maxContains")
-        arr = replace(arr, contains=((contains, 1 if cmin is None else cmin, cmax),))
+        fields["contains"] = ((contains, 1 if cmin is None else cmin, cmax),)
     if ctx.tracks_evaluation:
-        arr = replace(arr, evaluated=items_evaluated(schema, len(prefix), contains))
-    return arr
+        fields["evaluated"] = items_evaluated(schema, len(prefix), contains)
+    return ArrAlt(prefix=prefix, items=items, **fields)
 
 
 def items_evaluated(schema: dict[str, Any], prefix: int, contains: Sub | None) -> EvaluatedItems:

@@ -175,22 +175,23 @@ def string_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> S
     """The string constraint of one schema object (``None``: none)."""
     if _READ.isdisjoint(schema):
         return None
-    s = StrAlt()
+    fields: dict[str, Any] = {}  # the StrAlt is built once, at the end
     lo = count(node, schema, "minLength")
     hi = count(node, schema, "maxLength")
     if lo is not None:
-        s = replace(s, min_length=lo)
+        fields["min_length"] = lo
     if hi is not None:
-        s = replace(s, max_length=hi)
+        fields["max_length"] = hi
     if "pattern" in schema:
         if not isinstance(schema["pattern"], str):
             raise invalid(node, "pattern", "pattern must be a string")
-        s = replace(s, patterns=(schema["pattern"],))
+        fields["patterns"] = (schema["pattern"],)
         ctx.pattern_pointers.setdefault(schema["pattern"], f"{node.pointer}/pattern")
     draft7 = ctx.dialect_at(node) in ("4", "6", "7")
     checked_content = content_format(schema) if draft7 else None
+    formats: tuple[str, ...] = ()
     if checked_content is not None:
-        s = replace(s, formats=(checked_content,))
+        formats = (checked_content,)
         ctx.format_pointers.setdefault(checked_content, f"{node.pointer}/contentMediaType")
     fmt = schema.get("format")
     if isinstance(fmt, str):
@@ -199,12 +200,15 @@ def string_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> S
             fmt == idn_hostname.FORMAT and idn_hostname.available()
         )
         if fmt in SUPPORTED_FORMATS or checked:
-            s = replace(s, formats=(*s.formats, fmt))
+            formats = (*formats, fmt)
             ctx.format_pointers.setdefault(fmt, pointer)
         elif fmt in STANDARD_FORMATS:
             ctx.decline(f"format {fmt!r} is not supported", "format", pointer)
         else:
             ctx.note_ignored_format(fmt, pointer)
+    if formats:
+        fields["formats"] = formats
+    s = StrAlt(**fields)
     return None if s.unconstrained else s
 
 
