@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 #include <iterator>
+#include <new>
 #include <string_view>
 #include <unordered_set>
 #include <tuple>
@@ -67,6 +68,59 @@ void prune(Terminal& t) {
     if (to >= 0 && !live[to]) to = -1;
 }
 
+/// The allocator of parse states and Earley sets, made and dropped by the
+/// hundred per mask: each thread keeps up to kKept freed blocks of a type for
+/// reuse (malloc's own per-thread cache keeps a few per size, and its slow path
+/// dominated a mask). A block freed on another thread joins that thread's list.
+template <class T>
+struct Recycled {
+  using value_type = T;
+  static constexpr std::size_t kKept = 4096;
+  Recycled() = default;
+  template <class U>
+  Recycled(const Recycled<U>&) {}
+  T* allocate(std::size_t n) {
+    if (n == 1 && !gone()) {
+      Blocks& free = blocks();
+      if (!free.kept.empty()) {
+        void* p = free.kept.back();
+        free.kept.pop_back();
+        return static_cast<T*>(p);
+      }
+    }
+    return static_cast<T*>(::operator new(n * sizeof(T)));
+  }
+  void deallocate(T* p, std::size_t n) {
+    if (n == 1 && !gone()) {
+      Blocks& free = blocks();
+      if (free.kept.size() < kKept) {
+        free.kept.push_back(p);
+        return;
+      }
+    }
+    ::operator delete(p);
+  }
+  template <class U>
+  bool operator==(const Recycled<U>&) const { return true; }
+
+ private:
+  struct Blocks {
+    std::vector<void*> kept;
+    ~Blocks() {
+      gone() = true;  // a set released later in this thread's exit goes to ::operator delete
+      for (void* p : kept) ::operator delete(p);
+    }
+  };
+  static bool& gone() {
+    thread_local bool flag = false;  // trivially destructible: readable until the thread ends
+    return flag;
+  }
+  static Blocks& blocks() {
+    thread_local Blocks b;
+    return b;
+  }
+};
+
 struct ItemKey {
   std::uint32_t rule, dot;
   const EarleySet* origin;
@@ -111,7 +165,7 @@ struct BuildScratch {
 /// seeds): Grammar::prediction() makes them once per seed set.
 struct EarleyBuilder {
   const Grammar& g;
-  std::shared_ptr<EarleySet> s = std::make_shared<EarleySet>();
+  std::shared_ptr<EarleySet> s = std::allocate_shared<EarleySet>(Recycled<EarleySet>{});
   BuildScratch& scratch = fresh_scratch(g.rules_of_.size());
   std::vector<std::uint8_t>& predicted = scratch.predicted;
   /// Open addressing over item indices + 1 (0: free); grows with the set.
@@ -626,7 +680,7 @@ StatePtr Grammar::make_state(SetPtr set, HookState hook) const {
     }
     effective = std::move(e);
   }
-  auto ps = std::make_shared<ParseState>(std::move(hook));
+  auto ps = std::allocate_shared<ParseState>(Recycled<ParseState>{}, std::move(hook));
   ps->set = std::move(set);
   ps->effective = std::move(effective);
   return ps;
