@@ -21,6 +21,8 @@ void MaskMemo::forget() {
 void MaskMemo::forget_masks() {
   slots_.clear();
   sighted_.clear();
+  keys_.clear();
+  data_.clear();
   bytes_ = 0;
 }
 
@@ -32,6 +34,10 @@ bool MaskMemo::prepare(const std::vector<PathPtr>& paths, std::uint32_t span) {
   }
   key_.clear();
   hash_ = paths.size();
+  auto put = [this](std::uint64_t word) {
+    key_.push_back(word);
+    hash_ = (hash_ ^ word) * 0x9E3779B97F4A7C15ull + (hash_ >> 29);
+  };
   for (const PathPtr& p : paths) {
     if (std::find(owners_.begin(), owners_.end(), p->machine) == owners_.end()) {
       if (!owners_.empty()) forget();  // another machine: its nodes are other keys
@@ -46,28 +52,31 @@ bool MaskMemo::prepare(const std::vector<PathPtr>& paths, std::uint32_t span) {
       } else if (f->kind == Kind::kLoop && f->node->max_count == UINT32_MAX) {
         local = std::min<std::uint64_t>(local, f->node->min_count);
       }
-      key_.push_back(reinterpret_cast<std::uintptr_t>(f->node));
-      key_.push_back(static_cast<std::uint64_t>(f->kind) | std::uint64_t{f->flags} << 8 |
-                     std::uint64_t{static_cast<std::uint32_t>(f->state)} << 32);
-      key_.push_back(static_cast<std::uint32_t>(f->target));
-      key_.push_back(local);
+      put(reinterpret_cast<std::uintptr_t>(f->node));
+      put(static_cast<std::uint64_t>(f->kind) | std::uint64_t{f->flags} << 8 |
+          std::uint64_t{static_cast<std::uint32_t>(f->state)} << 32);
+      put(static_cast<std::uint32_t>(f->target));
+      put(local);
     }
-    key_.push_back(0);  // no node is at address 0: ends one stack
+    put(0);  // no node is at address 0: ends one stack
   }
-  for (std::uint64_t word : key_) hash_ = (hash_ ^ word) * 0x9E3779B97F4A7C15ull + (hash_ >> 29);
   return true;
 }
 
 bool MaskMemo::recall(std::uint32_t* out, std::size_t words, Result& result) const {
   auto it = slots_.find(hash_);
-  if (it == slots_.end() || it->second.key != key_) return false;
+  if (it == slots_.end()) return false;
   const Slot& s = it->second;
-  if (!s.dense.empty()) {
-    std::copy(s.dense.begin(), s.dense.end(), out);
-    std::fill(out + s.dense.size(), out + words, 0u);
+  if (s.key_size != key_.size() ||
+      !std::equal(key_.begin(), key_.end(), keys_.begin() + s.key_at))
+    return false;
+  const std::uint32_t* data = data_.data() + s.data_at;
+  if (s.dense) {
+    std::copy(data, data + s.data_size, out);
+    std::fill(out + s.data_size, out + words, 0u);
   } else {
     std::fill(out, out + words, 0u);
-    for (std::int32_t id : s.sparse) out[id >> 5] |= 1u << (id & 31);
+    for (std::uint32_t i = 0; i < s.data_size; ++i) out[data[i] >> 5] |= 1u << (data[i] & 31);
   }
   result = s.result;
   return true;
@@ -81,11 +90,19 @@ void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result res
     if (bytes_ > kBytes) forget_masks();
     return;
   }
-  Slot s{key_, {}, {}, result};
-  if (!dense && ids && ids->size() < words) {
-    s.sparse = *ids;
-  } else if (!dense) {
-    s.sparse.reserve(result.count);
+  const bool listed = !dense && ids && ids->size() < words;
+  const std::size_t size =
+      key_.size() * 8 + (dense ? words : listed ? ids->size() : result.count) * 4;
+  if (bytes_ + size > kBytes) forget_masks();
+  bytes_ += size;
+  Slot s{static_cast<std::uint32_t>(keys_.size()), static_cast<std::uint32_t>(key_.size()),
+         static_cast<std::uint32_t>(data_.size()), 0, dense, result};
+  keys_.insert(keys_.end(), key_.begin(), key_.end());
+  if (dense) {
+    data_.insert(data_.end(), bits, bits + words);
+  } else if (listed) {
+    data_.insert(data_.end(), ids->begin(), ids->end());
+  } else {
     std::size_t w = 0;
     for (; w + 8 <= words; w += 8) {  // eight words at a time: most are zero
       std::uint64_t quad[4];
@@ -93,23 +110,14 @@ void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result res
       if (!(quad[0] | quad[1] | quad[2] | quad[3])) continue;
       for (std::size_t k = 0; k < 4; ++k)
         for (std::uint64_t pair = quad[k]; pair; pair &= pair - 1)
-          s.sparse.push_back(static_cast<std::int32_t>((w + 2 * k) * 32 + __builtin_ctzll(pair)));
+          data_.push_back(static_cast<std::uint32_t>((w + 2 * k) * 32 + __builtin_ctzll(pair)));
     }
     for (; w < words; ++w)
       for (std::uint32_t word = bits[w]; word; word &= word - 1)
-        s.sparse.push_back(static_cast<std::int32_t>(w * 32 + __builtin_ctz(word)));
-  } else {
-    s.dense.assign(bits, bits + words);
+        data_.push_back(static_cast<std::uint32_t>(w * 32 + __builtin_ctz(word)));
   }
-  const std::size_t size = (s.key.size() * 2 + s.dense.size() + s.sparse.size()) * 4;
-  auto it = slots_.find(hash_);
-  if (it != slots_.end()) {
-    bytes_ -= (it->second.key.size() * 2 + it->second.dense.size() + it->second.sparse.size()) * 4;
-    slots_.erase(it);
-  }
-  if (bytes_ + size > kBytes) forget_masks();
-  bytes_ += size;
-  slots_.emplace(hash_, std::move(s));
+  s.data_size = static_cast<std::uint32_t>(data_.size() - s.data_at);
+  slots_.insert_or_assign(hash_, s);
 }
 
 const MaskEntry& MaskComputer::entry(const Frame& leaf, std::uint32_t root) {

@@ -34,8 +34,11 @@ namespace pse {
 /// A mask with few tokens is kept as their list the first time; a dense one
 /// (a copy of the whole bitmask) the second time its position is filled, so
 /// a schema's first walk copies no vocabulary-wide mask it does not return
-/// to. At most kBytes of masks and keys: past that the memo starts over, so it
-/// can never change a mask, only whether it is recomputed.
+/// to. Keys and masks lie back to back in two pools whose storage is kept
+/// when the memo starts over, so remembering a mask allocates at most a
+/// hash-table node (a first walk remembers most of its masks). At most kBytes
+/// of masks and keys: past that the memo starts over, so it can never change
+/// a mask, only whether it is recomputed.
 class MaskMemo {
  public:
   static constexpr std::size_t kBytes = std::size_t{2} << 20;
@@ -55,10 +58,11 @@ class MaskMemo {
                 const std::vector<std::int32_t>* ids = nullptr);
 
  private:
+  /// A remembered mask: its key is keys_[key_at, key_at + key_size), and
+  /// data_[data_at, data_at + data_size) holds its words (dense) or its set bits.
   struct Slot {
-    std::vector<std::uint64_t> key;
-    std::vector<std::uint32_t> dense;  ///< the mask, or empty when sparse
-    std::vector<std::int32_t> sparse;  ///< its set bits, when fewer than its words
+    std::uint32_t key_at, key_size, data_at, data_size;
+    bool dense;
     Result result;
   };
   void forget();        ///< masks, hashes and owners
@@ -67,6 +71,8 @@ class MaskMemo {
   std::vector<std::uint64_t> key_;
   std::uint64_t hash_ = 0;
   static constexpr std::size_t kSightBytes = 32;  ///< a hash in sighted_, with its node
+  std::vector<std::uint64_t> keys_;  ///< the keys of slots_, back to back
+  std::vector<std::uint32_t> data_;  ///< the masks of slots_, back to back
   std::unordered_map<std::uint64_t, Slot> slots_;  ///< by key hash; a collision replaces
   std::unordered_set<std::uint64_t> sighted_;       ///< hashes of dense masks filled once
   std::vector<SMPtr> owners_;

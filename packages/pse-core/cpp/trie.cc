@@ -41,10 +41,11 @@ const std::vector<TrieMap::Node>& TrieMap::nodes() const {
 }
 
 std::uint32_t TrieMap::child(std::uint32_t u, std::uint8_t b) const {
+  if (dirty_) build();
+  if (u == 0) return root_child_[b];
   const Children c = children(u);
-  for (std::uint32_t k = 0; k < c.size && c.bytes[k] <= b; ++k)
-    if (c.bytes[k] == b) return c.nodes[k];
-  return 0;
+  const std::uint8_t* at = std::lower_bound(c.bytes, c.bytes + c.size, b);
+  return at != c.bytes + c.size && *at == b ? c.nodes[at - c.bytes] : 0;
 }
 
 std::size_t TrieMap::max_key_bytes() const {
@@ -103,6 +104,9 @@ void TrieMap::build() const {
     child_nodes_[k] = static_cast<std::uint32_t>(c);
     child_bytes_[k] = nodes_[c].byte;
   }
+  root_child_.fill(0);
+  for (std::uint32_t k = child_begin_[0]; k < child_begin_[1]; ++k)
+    root_child_[child_bytes_[k]] = child_nodes_[k];
   dirty_ = false;
 }
 

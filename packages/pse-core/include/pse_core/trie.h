@@ -4,6 +4,7 @@
 // vocabulary is a linear scan that skips dead subtrees in one jump.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -64,6 +65,9 @@ class TrieMap {
   mutable std::vector<std::uint32_t> child_begin_;
   mutable std::vector<std::uint32_t> child_nodes_;
   mutable std::vector<std::uint8_t> child_bytes_;
+  /// The root's child along each byte, or 0: the root has a child for most
+  /// bytes, and phrases and patterns start there.
+  mutable std::array<std::uint32_t, 256> root_child_{};
   mutable std::size_t max_key_ = 0;
 };
 
