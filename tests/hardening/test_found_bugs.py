@@ -331,6 +331,70 @@ UNIQUE_DEAD_ENDS = [
         {"type": "array", "uniqueItems": True, "items": {"enum": [-469, *range(27, 43)]}},
         "[-4.69e2,-46900.0e-2",
     ),
+    # Arrays and objects of finitely many values are counted (stop 27, seed 28):
+    # more unique items than values is no array at all.
+    (  # the one object {"k": null}, twice
+        {
+            "anyOf": [
+                {
+                    "type": "array",
+                    "minItems": 2,
+                    "uniqueItems": True,
+                    "items": {
+                        "type": "object",
+                        "properties": {"k": {"const": None}},
+                        "required": ["k"],
+                        "additionalProperties": False,
+                    },
+                },
+                {"type": "integer"},
+            ]
+        },
+        '[{"k":null},{"k": null',
+    ),
+    (  # {} twice
+        {
+            "anyOf": [
+                {
+                    "type": "array",
+                    "minItems": 2,
+                    "uniqueItems": True,
+                    "items": {"type": "object", "additionalProperties": False},
+                },
+                {"type": "integer"},
+            ]
+        },
+        "[{},{",
+    ),
+    (  # [null] is the one unique array of nulls
+        {
+            "type": "array",
+            "maxItems": 2,
+            "uniqueItems": True,
+            "items": {
+                "type": "array",
+                "items": {"enum": [None]},
+                "minItems": 1,
+                "maxItems": 4,
+                "uniqueItems": True,
+            },
+        },
+        "[[null],[ null",
+    ),
+    (  # two unique items from {[]}: no such array
+        {
+            "type": "array",
+            "maxItems": 4,
+            "items": {
+                "type": "array",
+                "items": {"type": "array", "maxItems": 0},
+                "minItems": 2,
+                "maxItems": 2,
+                "uniqueItems": True,
+            },
+        },
+        "[[[],[",
+    ),
 ]
 #: Still open (docs/json_schema.md): infinitely many item values, of which the
 #: beginning leaves only seen ones (here the other branch is positive).
@@ -351,8 +415,19 @@ UNIQUE_DEAD_ENDS_OPEN = [
 ]
 
 
+#: Bytes that continue JSON text other than blanks.
+_NOT_BLANK = '{}[],:"0123456789-+.eEtrufalsnk'
+
+
 def _refused_or_open(schema: dict[str, Any], prefix: str) -> None:
-    """Either the engine refuses the prefix or it still allows a token after it."""
+    """Either the engine refuses the prefix or it still allows a token after it,
+    and the compiled machine refuses it or reads a byte other than a blank after
+    it (blanks alone would only put the dead end off)."""
+    machine = schema_to_state_machine(schema)
+    if StateMachine.advance_all_basic(machine.get_steppers(), prefix):
+        assert any(
+            StateMachine.advance_all_basic(machine.get_steppers(), prefix + c) for c in _NOT_BLANK
+        ), prefix
     tokenizer = smollm2_tokenizer()
     engine = StructuringEngine(tokenizer)
     engine.configure(schema)
@@ -364,7 +439,11 @@ def _refused_or_open(schema: dict[str, Any], prefix: str) -> None:
     assert engine.token_bitmask().any(), prefix
 
 
-@pytest.mark.parametrize(("schema", "prefix"), UNIQUE_DEAD_ENDS, ids=["zero", "literal", "finite"])
+@pytest.mark.parametrize(
+    ("schema", "prefix"),
+    UNIQUE_DEAD_ENDS,
+    ids=["zero", "literal", "finite", "object", "empty-object", "array", "empty-array"],
+)
 def test_unique_items_prefixes_that_only_repeat_are_refused(
     schema: dict[str, Any], prefix: str
 ) -> None:
@@ -375,3 +454,61 @@ def test_unique_items_prefixes_that_only_repeat_are_refused(
 @pytest.mark.parametrize(("schema", "prefix"), UNIQUE_DEAD_ENDS_OPEN, ids=["infinite"])
 def test_unique_items_prefixes_that_only_repeat_open(schema: dict[str, Any], prefix: str) -> None:
     _refused_or_open(schema, prefix)
+
+
+#: Fuzz findings of stop 28 (``fuzz_engine.py --seed 28`` and its neighbours): a
+#: count past what native code takes (std::bad_cast), and counts that built one
+#: graph state per unit (minProperties 10**6 and minContains 3e9 hung compile).
+HUGE_COUNTS: list[tuple[dict[str, Any], str | None]] = [
+    ({"maxLength": 10813620030492370866874089472}, None),
+    ({"type": "string", "minLength": 10**28}, "minLength"),
+    ({"type": "array", "maxItems": 2**40}, None),
+    ({"type": "array", "minContains": 3 * 10**9, "contains": {}}, "minContains"),
+    ({"type": "array", "maxContains": 3000, "contains": {}}, "maxContains"),
+    ({"type": "object", "minProperties": 10**6}, None),
+    ({"type": "object", "maxProperties": 10**6}, None),
+    ({"type": "object", "maxProperties": 10**6, "properties": {"a": {}}}, None),
+]
+
+
+@pytest.mark.parametrize(("schema", "declined"), HUGE_COUNTS)
+def test_huge_counts_compile_or_decline_at_once(
+    schema: dict[str, Any], declined: str | None
+) -> None:
+    """A maximum past ``MAX_COUNT`` is no bound; a minimum past it, and counts the
+    graphs would spell out past ``MAX_EXPLICIT_ITEMS`` without a native check
+    to count them, are declined with the keyword named."""
+    if declined is not None:
+        with pytest.raises(SchemaError) as error:
+            schema_to_state_machine(schema)
+        assert error.value.keyword == declined and error.value.code == "too-complex"
+        return
+    machine = schema_to_state_machine(schema)
+    checker = Draft202012Validator(schema)
+    for text in ['{"a": 1}', "{}", '"ab"', "[1, 2]"]:
+        assert accepts(machine, text) == checker.is_valid(json.loads(text)), text
+
+
+def test_the_plan_followed_keeps_the_budget() -> None:
+    """Fuzz seed 28: the shortest completion after ``{"degrees":0,`` is
+    ``"keep_original":true}`` (7 tokens); after its first token ``"`` the native
+    plan is ``image_format":"BMP"}`` (as short in bytes, 7 tokens), so with 6
+    left the budget looked lapsed and went unenforced. The rest of the plan
+    followed (6 tokens) is kept instead."""
+    tokenizer = smollm2_tokenizer()
+    engine = StructuringEngine(tokenizer)
+    schema = {
+        "type": "object",
+        "required": ["degrees"],
+        "properties": {
+            "degrees": {"type": "integer"},
+            "image_format": {"type": "string", "enum": ["JPEG", "PNG", "BMP", "GIF", "TIFF"]},
+            "keep_original": {"type": "boolean"},
+        },
+    }
+    engine.configure(schema)
+    source, check = LogitSource(engine), validator(schema)
+    for seed in range(2, 8):
+        for greedy, bias in ((False, 3.0), (False, 8.0), (True, 0.0)):
+            outcome = run_case(engine, source, seed, greedy=greedy, bias=bias, budget=16)
+            assert check_case(outcome, check, 16) == [], (seed, outcome.text)

@@ -125,7 +125,7 @@ def choose_token(
         return step
     plan: list[int] | None = None
     if budget is not None:
-        plan = engine.completion_token_ids()
+        plan = _plan(engine)
         if plan is not None and budget < len(plan):
             if not engine.raw_output:
                 raise BudgetError(
@@ -161,9 +161,29 @@ def choose_token(
         step = engine.advance_token(token, budget, out)
         if step[0]:
             return step
-    fallback = plan[0] if plan else engine.native_vocabulary.eos_token_ids[0]
-    step = engine.advance_token(fallback, None, out)
-    return step
+    if not plan:
+        step = engine.advance_token(engine.native_vocabulary.eos_token_ids[0], None, out)
+        return step
+    return _emit_plan(engine, plan, out, whole=False)
+
+
+def _plan(engine: Any) -> list[int] | None:
+    """The tokens of the shortest completion: the native plan (the fewest tokens
+    spelling the shortest bytes), or the rest of the plan the last step followed
+    when that is shorter. After its own first token the native plan may be
+    another completion, of fewer bytes but more tokens; the rest of the one
+    followed still completes the structure, so the budget it fitted holds."""
+    plan: list[int] | None = engine.completion_token_ids()
+    kept: tuple[str, list[int]] | None = getattr(engine, "_pse_plan", None)
+    if kept is None or kept[0] != engine.raw_output:
+        return plan
+    return list(kept[1]) if plan is None or len(kept[1]) < len(plan) else plan
+
+
+def _keep_plan(engine: Any, rest: list[int]) -> None:
+    """Remember ``rest``, the plan still to follow from the engine's output now."""
+    with contextlib.suppress(AttributeError):  # a bare native Engine keeps nothing
+        engine._pse_plan = (engine.raw_output, rest) if rest else None
 
 
 def _warn_unenforced_budget(engine: Any) -> None:
@@ -194,9 +214,12 @@ def _advance_alone(engine: Any, token: int, out: NDArray[np.int32] | None) -> St
     return step
 
 
-def _emit_plan(engine: Any, plan: list[int], out: NDArray[np.int32] | None) -> Step:
-    """Emit the shortest completion (all of it with multi-token sampling)."""
-    emitted = plan if engine.multi_token_sampling else plan[:1]
+def _emit_plan(
+    engine: Any, plan: list[int], out: NDArray[np.int32] | None, whole: bool | None = None
+) -> Step:
+    """Emit the shortest completion's first token, or all of it when ``whole``
+    (default: with multi-token sampling), and keep the rest to follow."""
+    emitted = plan if (engine.multi_token_sampling if whole is None else whole) else plan[:1]
     multi, engine.multi_token_sampling = engine.multi_token_sampling, False
     try:  # the plan is already the whole continuation: no forced extras
         step: Step = ([], 0, False)
@@ -206,6 +229,7 @@ def _emit_plan(engine: Any, plan: list[int], out: NDArray[np.int32] | None) -> S
                 raise TokenRejectedError(f"token {token} of the shortest completion was rejected")
     finally:
         engine.multi_token_sampling = multi
+    _keep_plan(engine, plan[len(emitted) :])
     return list(emitted), step[1], step[2]
 
 

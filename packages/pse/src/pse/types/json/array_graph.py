@@ -28,7 +28,8 @@ from pse.types.json.dead_ends import without_dead_ends
 from pse.types.json.limits import MAX_EXPLICIT_ITEMS, MAX_UNIQUE_CHECK_DOMAIN, MAX_UNIQUE_DOMAIN
 from pse.types.json.machines import GraphStateMachine, NeverStateMachine
 from pse.types.json.numbers import num_accepts
-from pse.types.json.schema_ir import Alt, ArrAlt, BoolAlt, NullAlt, NumAlt, StrAlt, Sub
+from pse.types.json.object_graph import object_count
+from pse.types.json.schema_ir import Alt, ArrAlt, BoolAlt, NullAlt, NumAlt, ObjAlt, StrAlt, Sub
 from pse.types.json.strings import accepts_text, allowed_literals
 
 if TYPE_CHECKING:
@@ -144,12 +145,15 @@ def _at(alt: NumAlt, value: Decimal) -> NumAlt:
     return replace(alt, lo=value, hi=value, lo_excl=False, hi_excl=False)
 
 
-def domain_size(comp: Compiler, sub: Sub) -> int | None:
+def domain_size(comp: Compiler, sub: Sub, depth: int = 0) -> int | None:
     """At most how many distinct values ``sub`` allows (``None``: unboundedly many
-    or not known): ``_domain``'s values, else a count that does not list them."""
+    or not known): ``_domain``'s values, else a count that does not list them
+    (arrays and objects of finitely many values included)."""
     domain = _domain(comp, sub)
     if domain is not None:
         return len(domain)
+    if depth > _COUNT_DEPTH:
+        return None
     total = 0
     for alt in comp.ctx.sub_ir(sub):
         if alt_empty(comp.ctx, alt):
@@ -162,11 +166,39 @@ def domain_size(comp: Compiler, sub: Sub) -> int | None:
             n = len(alt.literals)
         elif isinstance(alt, NumAlt):
             n = number_count(alt)
+        elif isinstance(alt, ArrAlt):
+            n = _array_count(comp, alt, depth + 1)
+        elif isinstance(alt, ObjAlt):
+            n = object_count(comp, alt, lambda s: domain_size(comp, s, depth + 1))
         else:
             return None
         if n is None:
             return None
         total += n
+    return total
+
+
+#: Nesting that ``domain_size`` looks through (recursive schemas stop there).
+_COUNT_DEPTH = 8
+
+
+def _array_count(comp: Compiler, alt: ArrAlt, depth: int) -> int | None:
+    """At most how many arrays ``alt`` allows: the item counts multiplied over
+    each length (distinct items only under ``uniqueItems``); ``contains`` only
+    narrows it. ``None`` when unbounded or more than 64 lengths."""
+    if alt.max_items is None or alt.max_items - alt.min_items > 64:
+        return None
+    sizes = [domain_size(comp, p, depth) for p in alt.prefix[: alt.max_items]]
+    item = domain_size(comp, alt.items, depth) if alt.max_items > len(sizes) else 0
+    if item is None or None in sizes:
+        return None
+    if alt.unique and not sizes:
+        return sum(math.perm(item, n) for n in range(alt.min_items, alt.max_items + 1))
+    total, product = 0, 1
+    for n in range(alt.max_items + 1):
+        if n >= alt.min_items:
+            total += product
+        product *= sizes[n] if n < len(sizes) else item  # type: ignore[operator]
     return total
 
 
@@ -223,6 +255,14 @@ class _Explicit:
             if len(alt.contains) > 1:
                 comp.ctx.decline("several contains on one array", "contains", pointer)
             sub, cmin, cmax = alt.contains[0]
+            if max(cmin, cmax or 0) > MAX_EXPLICIT_ITEMS:
+                comp.ctx.decline(
+                    f"minContains/maxContains above {MAX_EXPLICIT_ITEMS}",
+                    "maxContains" if (cmax or 0) > MAX_EXPLICIT_ITEMS else "minContains",
+                    pointer,
+                    code="too-complex",
+                )
+                cmin, cmax = min(cmin, MAX_EXPLICIT_ITEMS), None
             if cmax is not None or cmin > 0:
                 neg: Sub | None = None
                 if cmax is not None and self.domain is None:

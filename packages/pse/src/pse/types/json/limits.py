@@ -23,8 +23,13 @@ MAX_NEGATED_NAMES = 4
 #: ``anyOf`` branches under ``unevaluatedProperties``/``unevaluatedItems``
 #: (the expansion has ``2**n - 1`` conjunctions).
 MAX_ANY_OF_BRANCHES = 8
-#: Items an array graph counts explicitly (``contains`` counts, small ``uniqueItems``).
+#: Items an array graph counts explicitly (``contains`` counts, small ``uniqueItems``),
+#: and properties an object graph counts (past it, the native key check counts).
 MAX_EXPLICIT_ITEMS = 256
+#: Count keywords (``minLength``, ``maxItems``, ``minProperties``, ...): a larger
+#: maximum is no bound (nothing generated comes near it), a larger minimum is
+#: declined.
+MAX_COUNT = 2**31 - 1
 #: Values of a finite item set that ``uniqueItems`` tracks in the array graph.
 MAX_UNIQUE_DOMAIN = 6
 #: Numbers (and as many other values) of a finite item set that the native
@@ -65,7 +70,12 @@ LIMITS: tuple[Limit, ...] = (
         MAX_ANY_OF_BRANCHES,
         "anyOf branches when unevaluatedProperties/unevaluatedItems track annotations",
     ),
-    Limit("MAX_EXPLICIT_ITEMS", MAX_EXPLICIT_ITEMS, "items counted by contains/uniqueItems graphs"),
+    Limit(
+        "MAX_EXPLICIT_ITEMS",
+        MAX_EXPLICIT_ITEMS,
+        "items counted by contains/uniqueItems graphs, properties by object graphs",
+    ),
+    Limit("MAX_COUNT", MAX_COUNT, "count keywords: a larger maximum is no bound"),
     Limit("MAX_UNIQUE_DOMAIN", MAX_UNIQUE_DOMAIN, "finite item values uniqueItems tracks in-graph"),
     Limit(
         "MAX_UNIQUE_CHECK_DOMAIN",
@@ -97,6 +107,7 @@ __all__ = [
     "MAX_ALTERNATIVES",
     "MAX_ANY_OF_BRANCHES",
     "MAX_NEGATED_NAMES",
+    "MAX_COUNT",
     "MAX_DEPTH",
     "MAX_EXPLICIT_ITEMS",
     "MAX_ONE_OF_NEGATED",

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper, object_keys
@@ -42,7 +43,7 @@ from pse.automata.dfa import complement, product
 from pse.types._values import children, is_machine
 from pse.types.base.phrase import PhraseStateMachine
 from pse.types.json.dead_ends import without_dead_ends
-from pse.types.json.limits import MAX_PATTERN_REGIONS
+from pse.types.json.limits import MAX_EXPLICIT_ITEMS, MAX_PATTERN_REGIONS
 from pse.types.json.machines import GraphStateMachine, NeverStateMachine
 from pse.types.json.objects import obj_value
 from pse.types.json.schema_ir import ObjAlt, ObjRule, StrAlt, Sub
@@ -377,6 +378,19 @@ class _GraphBuilder:
     # ---- modes
     def build(self) -> StateGraph:
         linear_ok = not self.alt.forbid_all and not self.alt.dependent
+        if not self.p.extras and self.cap is not None:
+            self.cap = min(self.cap, len(self.p.names))  # only named keys to count
+        elif self.cap is not None and self.cap > MAX_EXPLICIT_ITEMS:
+            if self.p.others is not None:
+                return self._checked()  # the native check counts the keys
+            self.comp.ctx.decline(
+                f"minProperties/maxProperties above {MAX_EXPLICIT_ITEMS} with keys "
+                "the native check cannot list",
+                "maxProperties" if self.alt.max_props is not None else "minProperties",
+                self.pointer,
+                code="too-complex",
+            )
+            self.cap = MAX_EXPLICIT_ITEMS
         if self.ordered and linear_ok:
             return self._bfs(linear=True)
         try:
@@ -573,6 +587,29 @@ class _TooMany(Exception):
     pass
 
 
+def object_count(
+    comp: Compiler, alt: ObjAlt, value_count: Callable[[Sub], int | None]
+) -> int | None:
+    """At most how many distinct objects ``alt`` allows, when no key that is not
+    named may appear and each named value has finitely many values
+    (``value_count``); ``None`` otherwise. Counts, dependencies and forbidden
+    sets only narrow it."""
+    pieces = _Pieces(comp, alt, "")
+    if pieces.impossible:
+        return 0
+    if pieces.extras:
+        return None
+    total = 1
+    for name, pair in zip(pieces.names, pieces.pairs, strict=True):
+        if pair is None:
+            continue
+        values = value_count(obj_value(alt, name))
+        if values is None:
+            return None
+        total *= values + (0 if name in alt.required else 1)
+    return total
+
+
 def build_object_graph(comp: Compiler, alt: ObjAlt, pointer: str = "") -> StateGraph | None:
     """The state graph of one object alternative without its dead ends; ``None``
     when no object satisfies it."""
@@ -628,4 +665,5 @@ __all__ = [
     "PairStateMachine",
     "build_object_graph",
     "name_machine",
+    "object_count",
 ]

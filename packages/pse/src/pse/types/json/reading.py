@@ -6,6 +6,7 @@ from typing import Any
 
 from pse_core.errors import SchemaError
 
+from pse.types.json.limits import MAX_COUNT
 from pse.types.json.references import escape_pointer
 from pse.types.json.schema_ir import Node
 
@@ -21,7 +22,8 @@ def invalid(node: Node, keyword: str, message: str) -> SchemaError:
 
 
 def count(node: Node, schema: dict[str, Any], keyword: str) -> int | None:
-    """A non-negative integer keyword (``minItems``, ``maxLength``, ...), ``None`` when absent."""
+    """A non-negative integer keyword (``minItems``, ``maxLength``, ...), ``None`` when
+    absent (or a maximum above ``MAX_COUNT``; a minimum above it is declined)."""
     value = schema.get(keyword)
     if value is None:
         return None
@@ -29,6 +31,15 @@ def count(node: Node, schema: dict[str, Any], keyword: str) -> int | None:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise invalid(node, keyword, f"{keyword} must be a non-negative integer")
+    if value > MAX_COUNT:
+        if keyword.startswith("max"):
+            return None  # nothing generated comes near it
+        raise SchemaError(
+            f"{keyword} {value} is above the limit MAX_COUNT ({MAX_COUNT:,})",
+            code="too-complex",
+            keyword=keyword,
+            pointer=ptr(node, keyword),
+        )
     return value
 
 
