@@ -381,6 +381,20 @@ UNIQUE_DEAD_ENDS = [
         },
         "[[null],[ null",
     ),
+    (  # maxLength 0: "" is the one string (seed 29)
+        {
+            "anyOf": [
+                {
+                    "type": "array",
+                    "minItems": 2,
+                    "uniqueItems": True,
+                    "items": {"type": "string", "maxLength": 0},
+                },
+                {"type": "integer"},
+            ]
+        },
+        '["",\n"',
+    ),
     (  # two unique items from {[]}: no such array
         {
             "type": "array",
@@ -442,7 +456,16 @@ def _refused_or_open(schema: dict[str, Any], prefix: str) -> None:
 @pytest.mark.parametrize(
     ("schema", "prefix"),
     UNIQUE_DEAD_ENDS,
-    ids=["zero", "literal", "finite", "object", "empty-object", "array", "empty-array"],
+    ids=[
+        "zero",
+        "literal",
+        "finite",
+        "object",
+        "empty-object",
+        "array",
+        "empty-string",
+        "empty-array",
+    ],
 )
 def test_unique_items_prefixes_that_only_repeat_are_refused(
     schema: dict[str, Any], prefix: str
@@ -512,3 +535,18 @@ def test_the_plan_followed_keeps_the_budget() -> None:
         for greedy, bias in ((False, 3.0), (False, 8.0), (True, 0.0)):
             outcome = run_case(engine, source, seed, greedy=greedy, bias=bias, budget=16)
             assert check_case(outcome, check, 16) == [], (seed, outcome.text)
+
+
+@pytest.mark.parametrize("keyword", ["exclusiveMinimum", "exclusiveMaximum"])
+def test_a_boolean_exclusive_bound_is_draft_4_only(keyword: str) -> None:
+    """Fuzz seed 29: ``exclusiveMinimum: false`` was read as draft 4's modifier
+    (no bound) where jsonschema's 2020-12 validator reads ``False`` as 0. Later
+    drafts take a number there: the boolean is now a clear error, and draft 4
+    keeps its meaning when declared."""
+    with pytest.raises(SchemaError) as error:
+        schema_to_state_machine({keyword: False})
+    assert error.value.keyword == keyword and error.value.code == "invalid-schema"
+    draft4 = {"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 0, "maximum": 9}
+    machine = schema_to_state_machine({**draft4, keyword: True})
+    assert accepts(machine, "5")
+    assert not accepts(machine, "0" if keyword == "exclusiveMinimum" else "9")

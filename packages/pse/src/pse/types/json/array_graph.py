@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pse_core._core import StateMachine, Stepper
+from pse_core.errors import SchemaError
 
 from pse.types.array import ArrayStepper
 from pse.types.base.chain import ChainStateMachine
@@ -28,9 +29,9 @@ from pse.types.json.dead_ends import without_dead_ends
 from pse.types.json.limits import MAX_EXPLICIT_ITEMS, MAX_UNIQUE_CHECK_DOMAIN, MAX_UNIQUE_DOMAIN
 from pse.types.json.machines import GraphStateMachine, NeverStateMachine
 from pse.types.json.numbers import num_accepts
-from pse.types.json.object_graph import object_count
+from pse.types.json.object_graph import finite_words, object_count
 from pse.types.json.schema_ir import Alt, ArrAlt, BoolAlt, NullAlt, NumAlt, ObjAlt, StrAlt, Sub
-from pse.types.json.strings import accepts_text, allowed_literals
+from pse.types.json.strings import accepts_text, allowed_literals, str_alt_dfa
 
 if TYPE_CHECKING:
     from pse_core._core import StateGraph
@@ -50,8 +51,8 @@ def _domain(comp: Compiler, sub: Sub, limit: int = MAX_UNIQUE_DOMAIN) -> list[Al
             values["null", None] = alt
         elif isinstance(alt, BoolAlt):
             values.update({("bool", v): BoolAlt(frozenset({v})) for v in sorted(alt.values)})
-        elif isinstance(alt, StrAlt) and alt.literals is not None:
-            for v in allowed_literals(comp, alt):
+        elif isinstance(alt, StrAlt) and (words := _strings(comp, alt, 2 * limit)) is not None:
+            for v in words:
                 values["str", v] = StrAlt(literals=frozenset({v}))
         elif isinstance(alt, NumAlt) and (points := _points(alt, limit)) is not None:
             values.update({("num", p): _at(alt, p) for p in points})
@@ -102,6 +103,17 @@ def _exponent_mask(comp: Compiler, alt: NumAlt) -> int:
     return mask
 
 
+def _strings(comp: Compiler, alt: StrAlt, limit: int) -> list[str] | None:
+    """The strings of ``alt`` one by one: its literals, or the words of its
+    automaton when at most ``limit`` (``maxLength: 0``, ``^(a|b)$``)."""
+    if alt.literals is not None:
+        return allowed_literals(comp, alt)
+    try:
+        return finite_words(str_alt_dfa(alt), limit)
+    except SchemaError:  # an automaton too large or not supported: not listed
+        return None
+
+
 def _multiples(alt: NumAlt) -> tuple[Fraction, int, int] | None:
     """A step every number of ``alt`` is a multiple of (1 for integers) and the
     range ``first..last`` of its multiples within the bounds, the one with the
@@ -149,7 +161,7 @@ def domain_size(comp: Compiler, sub: Sub, depth: int = 0) -> int | None:
     """At most how many distinct values ``sub`` allows (``None``: unboundedly many
     or not known): ``_domain``'s values, else a count that does not list them
     (arrays and objects of finitely many values included)."""
-    domain = _domain(comp, sub)
+    domain = _domain(comp, sub, MAX_UNIQUE_CHECK_DOMAIN)
     if domain is not None:
         return len(domain)
     if depth > _COUNT_DEPTH:

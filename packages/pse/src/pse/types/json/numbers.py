@@ -150,11 +150,22 @@ def _ptr(node: Node, keyword: str) -> str:
     return f"{node.pointer}/{keyword}"
 
 
-def number_keywords(node: Node, schema: dict[str, Any]) -> NumAlt | None:
+def number_keywords(node: Node, schema: dict[str, Any], draft4: bool = False) -> NumAlt | None:
     """The numeric constraint of one schema object (``None``: none; an empty
-    alternative when the bounds contradict each other)."""
+    alternative when the bounds contradict each other). A boolean
+    ``exclusiveMinimum``/``exclusiveMaximum`` modifies ``minimum``/``maximum``
+    in draft 4 only; later drafts take a number there."""
     if _KEYWORD_SET.isdisjoint(schema):
         return None
+    for keyword in ("exclusiveMinimum", "exclusiveMaximum"):
+        if isinstance(schema.get(keyword), bool) and not draft4:
+            raise SchemaError(
+                f"{keyword} must be a number (a boolean is draft 4's form: declare "
+                '"$schema": "http://json-schema.org/draft-04/schema#")',
+                code="invalid-schema",
+                keyword=keyword,
+                pointer=_ptr(node, keyword),
+            )
     bounds = NumAlt()
     if "minimum" in schema:
         lo = to_decimal(schema["minimum"], "minimum", _ptr(node, "minimum"))

@@ -151,7 +151,7 @@ def _string_dfa_of(comp: Compiler, sub: Sub, pointer: str) -> CpDfa | None:
 MAX_LISTED_KEYS = 64
 
 
-def _finite_words(dfa: CpDfa, limit: int) -> list[str] | None:
+def finite_words(dfa: CpDfa, limit: int) -> list[str] | None:
     """The words of ``dfa`` when there are at most ``limit`` (else ``None``)."""
     live = [bool(a) for a in dfa.accepting]
     changed = True
@@ -299,7 +299,7 @@ class _Pieces:
                 dfa = exclude_literals(dfa, self.names)
                 if dfa.is_empty():
                     continue
-                words = _finite_words(dfa, MAX_LISTED_KEYS)
+                words = finite_words(dfa, MAX_LISTED_KEYS)
                 if words is not None:  # a few keys: named, so each appears once
                     self.names += words
                     colon = comp.phrase(":")
@@ -664,6 +664,7 @@ __all__ = [
     "ObjectSchemaStepper",
     "PairStateMachine",
     "build_object_graph",
+    "finite_words",
     "name_machine",
     "object_count",
 ]

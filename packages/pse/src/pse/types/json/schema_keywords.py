@@ -72,7 +72,7 @@ def apply_keywords(ctx: SchemaContext, node: Node, schema: dict[str, Any]) -> li
                 ctx.decline(f"{keyword} is not supported", keyword, ptr(node, keyword))
 
     alts = type_alts(node, schema["type"]) if "type" in schema else all_alts()
-    number = number_keywords(node, schema)
+    number = number_keywords(node, schema, draft4=dialect == "4")
     if number is not None:
         alts = narrow(alts, number)
     string = string_keywords(ctx, node, schema)
