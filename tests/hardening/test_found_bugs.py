@@ -550,3 +550,18 @@ def test_a_boolean_exclusive_bound_is_draft_4_only(keyword: str) -> None:
     machine = schema_to_state_machine({**draft4, keyword: True})
     assert accepts(machine, "5")
     assert not accepts(machine, "0" if keyword == "exclusiveMinimum" else "9")
+
+
+def test_completions_do_not_spell_out_huge_counts() -> None:
+    """Fuzz seed 30: ``[{...}, {"minItems": 164123760}, ...]`` (a list is a union)
+    spelled the array alternative's shortest completion, 330 MB, before taking
+    the one-byte one of another; a node whose shortest match is longer than
+    ``kMaxCompletionBytes`` now has no known completion."""
+    engine = StructuringEngine(smollm2_tokenizer())
+    engine.configure([{"a": None}, {"minItems": 164123760}])
+    assert engine.shortest_completion() is not None
+    assert len(engine.shortest_completion() or "") < 10
+    engine.configure({"type": "array", "minItems": 10**6})
+    assert engine.shortest_completion() is None  # 2 MB: past the limit
+    engine.configure({"type": "array", "minItems": 1000})
+    assert len(engine.shortest_completion() or "") == 2001

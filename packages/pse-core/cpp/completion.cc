@@ -12,6 +12,7 @@
 
 #include "grammar/grammar_frames.h"
 #include "nodes/leaf.h"
+#include "pse_core/limits.h"
 #include "runtime.h"
 
 namespace pse {
@@ -275,6 +276,7 @@ class MinLengths {
       changed = false;
       for (const StateMachine* n : all) {
         std::size_t v = evaluate(n);
+        if (v > limits::kMaxCompletionBytes) v = kInf;  // not spelled out: no known completion
         if (v < temp_[n]) {
           temp_[n] = v;
           changed = true;

@@ -17,6 +17,12 @@ inline constexpr std::size_t kMaxPositions = 100000;
 /// Longest forced byte run that multi-token processing looks ahead for.
 inline constexpr std::size_t kMaxForcedBytes = 256;
 
+/// Longest shortest match a node may have for completions to spell it: a node
+/// whose every match is longer (minItems 10^8, ...) has no known completion,
+/// so the shortest completion goes another way or is unknown (the budget
+/// then cannot be enforced) instead of spelling gigabytes.
+inline constexpr std::size_t kMaxCompletionBytes = 1u << 20;
+
 /// Arena block size for frames allocated while walking the vocabulary trie.
 inline constexpr std::size_t kArenaBlockBytes = 64 * 1024;
 
