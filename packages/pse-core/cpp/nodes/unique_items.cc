@@ -1,10 +1,12 @@
 #include "nodes/unique_items.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <vector>
 
+#include "nodes/number_values.h"
 #include "nodes/value_prefix.h"
 #include "support/utf8.h"
 
@@ -310,22 +312,41 @@ bool known(const std::vector<std::string>* keys, const std::vector<std::string>&
   return std::find(more.begin(), more.end(), key) != more.end();
 }
 
+/// What the check knows of the values an item may take: `domain` when
+/// finitely many (all scalars), else the automata of its numbers when every
+/// number it allows has one.
+struct Reach {
+  Domain domain;
+  std::vector<NumberValues> numbers;
+};
+
+bool number_start(char c) { return c == '-' || (c >= '0' && c <= '9'); }
+
 /// Whether the item begun by `item` (not complete) may still become a value
 /// that is not `seen`: a prefix that fixes its value must not fix a seen one,
-/// and with a finite `domain` some unseen value of it must remain.
+/// and with a finite domain, or automata for a number, some unseen value of
+/// it must remain.
 template <class Seen>
-bool open_item(const std::string& item, const Seen& seen, const Domain& domain) {
+bool open_item(const std::string& item, const Seen& seen, const Reach& reach) {
   if (std::optional<std::string> key = determined_key(item); key && seen(*key)) return false;
-  if (domain.empty()) return true;
-  return std::any_of(domain.begin(), domain.end(), [&](const DomainValue& value) {
-    return may_become(item, value.key, value.exponents) && !seen(value.key);
+  if (!reach.domain.empty())
+    return std::any_of(reach.domain.begin(), reach.domain.end(), [&](const DomainValue& value) {
+      return may_become(item, value.key, value.exponents) && !seen(value.key);
+    });
+  if (reach.numbers.empty() || !number_start(item[0])) return true;
+  const std::function<bool(const std::string&)> is_seen = [&](const std::string& key) {
+    return seen(key);
+  };
+  return std::any_of(reach.numbers.begin(), reach.numbers.end(), [&](const NumberValues& numbers) {
+    return numbers.reaches_unseen(item, is_seen);
   });
 }
 
 /// Run `bytes` from `in`. Returns false on a duplicate, or when every value the
 /// item begun may still become is a duplicate (or outside `domain`, the item
-/// values' keys when finitely many). With `out`, the state after.
-bool run(const Items& in, std::string_view bytes, Items* out, const Domain& domain) {
+/// values' keys when finitely many, or their automata). With `out`, the state
+/// after.
+bool run(const Items& in, std::string_view bytes, Items* out, const Reach& reach) {
   Scan s = in.scan;
   std::string_view carried = s.in_item ? std::string_view(in.item) : std::string_view();
   std::size_t from = 0;  // where the current item begins in `bytes`
@@ -352,7 +373,7 @@ bool run(const Items& in, std::string_view bytes, Items* out, const Domain& doma
   }
   std::string item = s.in_item ? std::string(carried).append(bytes.substr(from, k - from)) : std::string();
   if (s.in_item && !open_item(item, [&](const std::string& key) { return known(in.keys.get(), added, key); },
-                              domain))
+                              reach))
     return false;
   if (!out) return true;
   out->scan = s;
@@ -370,19 +391,19 @@ bool run(const Items& in, std::string_view bytes, Items* out, const Domain& doma
 
 class UniqueItems : public Check {
  public:
-  explicit UniqueItems(Domain domain) : domain_(std::move(domain)) {}
+  explicit UniqueItems(Reach reach) : reach_(std::move(reach)) {}
   State start() const override { return std::make_shared<Items>(); }
   State feed(const void* state, std::string_view bytes) const override {
     auto next = std::make_shared<Items>();
-    if (!run(*static_cast<const Items*>(state), bytes, next.get(), domain_)) return nullptr;
+    if (!run(*static_cast<const Items*>(state), bytes, next.get(), reach_)) return nullptr;
     return next;
   }
   bool allows(const void* state, std::string_view bytes) const override {
-    return run(*static_cast<const Items*>(state), bytes, nullptr, domain_);
+    return run(*static_cast<const Items*>(state), bytes, nullptr, reach_);
   }
 
  private:
-  Domain domain_;
+  Reach reach_;
 };
 
 }  // namespace
@@ -394,20 +415,25 @@ std::optional<std::string> canonical_json(std::string_view text) {
 }
 
 std::shared_ptr<const Check> unique_items_check(
-    const std::vector<std::pair<std::string, std::uint32_t>>& domain) {
-  if (domain.empty()) {
-    static const auto check = std::make_shared<const UniqueItems>(Domain());
+    const std::vector<std::pair<std::string, std::uint32_t>>& domain, const std::vector<SMPtr>& numbers) {
+  if (domain.empty() && numbers.empty()) {
+    static const auto check = std::make_shared<const UniqueItems>(Reach());
     return check;
   }
-  Domain values;
-  values.reserve(domain.size());
+  Reach reach;
+  reach.domain.reserve(domain.size());
   for (const auto& [text, exponents] : domain) {
     std::optional<std::string> key = canonical_json(text);
     if (!key || std::string_view("tfzsn").find((*key)[0]) == std::string_view::npos)
       throw std::invalid_argument("unique_items: a domain value is not one JSON scalar: " + text);
-    values.push_back({std::move(*key), exponents});
+    reach.domain.push_back({std::move(*key), exponents});
   }
-  return std::make_shared<const UniqueItems>(std::move(values));
+  for (const SMPtr& machine : numbers) {
+    if (!machine || machine->kind != Kind::kDfa)
+      throw std::invalid_argument("unique_items: a number automaton is not a DFA machine");
+    reach.numbers.emplace_back(*machine);
+  }
+  return std::make_shared<const UniqueItems>(std::move(reach));
 }
 
 }  // namespace pse

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nodes/checked.h"
+#include "pse_core/state_machine.h"
 
 namespace pse {
 
@@ -19,9 +20,13 @@ namespace pse {
 /// refused when it fixes a value already seen, or, given `domain` (every value
 /// an item may take, when finitely many and all scalar: its JSON text and, for
 /// a number, the exponents its automaton writes it with as a mask of
-/// value_prefix.h), when every unseen value is out of its reach.
+/// value_prefix.h), when every unseen value is out of its reach. Without a
+/// domain, given `numbers` (the automata, kind kDfa, of every number the item
+/// schema allows, number_values.h), a number item's beginning is refused when
+/// every value beyond it under those automata is a seen one.
 std::shared_ptr<const Check> unique_items_check(
-    const std::vector<std::pair<std::string, std::uint32_t>>& domain = {});
+    const std::vector<std::pair<std::string, std::uint32_t>>& domain = {},
+    const std::vector<SMPtr>& numbers = {});
 
 /// A key under which JSON-equal texts coincide, for one valid JSON value;
 /// nullopt for text that is not one JSON value, or for a number whose exponent

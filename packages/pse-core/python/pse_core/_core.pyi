@@ -325,7 +325,11 @@ class Engine:
     def completion_token_ids(self) -> list[int] | None: ...
     def completion_length_after(self, token_id: int) -> int | None: ...
 
-def unique_items(array: StateMachine, domain: Sequence[tuple[str, int]] = ()) -> StateMachine:
+def unique_items(
+    array: StateMachine,
+    domain: Sequence[tuple[str, int]] = (),
+    numbers: Sequence[StateMachine] = (),
+) -> StateMachine:
     """``array`` (a machine reading one JSON array) whose items must be pairwise
     distinct in JSON equality: the token completing an item equal to an earlier
     one is masked, and so is an item's beginning that fixes a value already seen
@@ -333,7 +337,10 @@ def unique_items(array: StateMachine, domain: Sequence[tuple[str, int]] = ()) ->
     finitely many scalars, as (JSON text, exponent mask: bit ``e + 4`` set when
     its automaton writes it with exponent ``e``, ``|e| <= 4``); an item's
     beginning is then masked when every unseen value is out of its reach
-    (``ValueError`` for a text that is not one JSON scalar)."""
+    (``ValueError`` for a text that is not one JSON scalar). ``numbers``, without
+    a domain: the DFA machines of every number an item may be; a number item's
+    beginning is then masked when every value beyond it is a seen one
+    (``ValueError`` for a machine that is not a DFA)."""
 
 def canonical_json(text: str) -> bytes | None:
     """The key under which JSON-equal values coincide, for the text of one JSON

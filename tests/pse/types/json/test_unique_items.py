@@ -275,3 +275,92 @@ def test_an_item_begins_only_where_an_unseen_value_is_in_reach(
                 assert _alive(machine, head + prefix) == reach, (head + prefix, reach)
                 tried += 1
     assert tried > 100
+
+
+#: (number item schema with infinitely many values, the values already in the
+#: array, unseen values, beginnings that can only end as seen values)
+ENDLESS = [
+    (
+        {
+            "anyOf": [
+                {"enum": [-469, 1.5]},
+                {"type": "number", "minimum": 27.82, "exclusiveMaximum": 42.63},
+            ]
+        },
+        [-469, 1.5, 30, 27.82],
+        [31, 27.83, 27.821, 42.62, 42.629, 30.5, 40, 0.3001e2],
+        ["-4", "-4.69e2", "-46900.0e-2", "1.5", "15e-1", "1.50", "0.15e1"],
+    ),
+    (
+        {"type": "number", "minimum": 0, "maximum": 1},
+        [0, 1, 0.5],
+        [0.25, 0.001, 1e-4, 0.999, 0.05],
+        ["1e0", "10e-1", "100e-2", "0.1e1"],
+    ),
+    (
+        {"anyOf": [{"enum": [7]}, {"type": "integer", "minimum": 100}]},
+        [7, 100],
+        [101, 700, 1000, 7000, 150],
+        ["70e-1", "0.7e1", "1.00e2", "10000e-2"],
+    ),
+    (
+        {"type": "integer", "minimum": 0, "multipleOf": 5},
+        [0, 5, 100],
+        [10, 50, 105, 1000, 25],
+        ["0.5e1", "50e-1", "0e0", "1.00e2"],
+    ),
+]
+
+_NUMBER_BYTES = "e-.123456789+0E"
+
+
+def _completes(machine: StateMachine, head: str, text: str, depth: int) -> str | None:
+    """An item the array accepts that begins with ``text`` and has at most
+    ``depth`` more bytes, or ``None`` (depth first over the bytes it keeps)."""
+    if _alive(machine, head + text + "]"):
+        return text
+    if depth == 0:
+        return None
+    for c in _NUMBER_BYTES:
+        if _alive(machine, head + text + c) and (
+            found := _completes(machine, head, text + c, depth - 1)
+        ):
+            return found
+    return None
+
+
+@pytest.mark.parametrize(
+    ("items", "seen", "unseen", "dead"), ENDLESS, ids=["anyOf", "unit", "enum-or-more", "steps"]
+)
+def test_a_number_item_begins_only_where_its_automaton_reaches_an_unseen_value(
+    items: dict[str, Any], seen: list[Any], unseen: list[Any], dead: list[str]
+) -> None:
+    """Items with infinitely many values, where some beginnings leave only seen
+    ones (a branch the sign rules out, a range an exponent has closed): every
+    beginning the array consumes completes to an item of an unseen value that
+    jsonschema finds valid, every beginning of a spelling of an unseen value is
+    consumed, and the listed beginnings that can only end as seen values are
+    refused."""
+    machine = compiled({"type": "array", "items": items, "uniqueItems": True})
+    plain = compiled({"type": "array", "items": items})
+    checker = jsonschema.Draft202012Validator(items)
+    head = "[" + "".join(json.dumps(v) + "," for v in seen)
+    values = {Decimal(str(v)) for v in seen}
+    for prefix in dead:
+        assert _alive(plain, head + prefix), prefix
+        assert not _alive(machine, head + prefix), prefix
+    whole = [s for v in unseen for s in _spellings(v, 4, 2) if _alive(plain, head + s + "]")]
+    assert len(whole) > len(unseen)
+    for spelling in whole:
+        for end in range(1, len(spelling) + 1):
+            assert _alive(machine, head + spelling[:end]), head + spelling[:end]
+    spellings = {s for v in seen for s in _spellings(v, 4, 2)} | set(whole)
+    refused = 0
+    for prefix in sorted({s[:end] for s in spellings for end in range(1, len(s) + 1)}):
+        if not _alive(machine, head + prefix):
+            refused += _alive(plain, head + prefix)
+            continue
+        item = _completes(machine, head, prefix, 8)
+        assert item is not None, head + prefix
+        assert Decimal(item) not in values and checker.is_valid(json.loads(item)), item
+    assert refused > len(dead)

@@ -87,6 +87,22 @@ def unique_check_domain(comp: Compiler, sub: Sub) -> list[tuple[str, int]] | Non
     return out
 
 
+def unique_check_numbers(comp: Compiler, sub: Sub) -> list[StateMachine]:
+    """The automata of the numbers of ``sub`` for the native uniqueness check
+    (which reads a number item's beginning in them to tell whether a value no
+    earlier item has is still beyond it), when every number alternative of
+    ``sub`` compiles to one; else none (every number beginning then counts as
+    reaching new values, which a free number does)."""
+    machines: list[StateMachine] = []
+    for alt in comp.ctx.sub_ir(sub):
+        if isinstance(alt, NumAlt) and not alt_empty(comp.ctx, alt):
+            machine = comp.compile_alts([alt])
+            if machine.kind != "dfa":
+                return []
+            machines.append(machine)
+    return machines
+
+
 def _exponent_mask(comp: Compiler, alt: NumAlt) -> int:
     """The exponents ``-4..4`` that the number automaton of ``alt`` writes its
     values with (bit ``e + 4``; numbers.py leaves some out, and the same for

@@ -57,7 +57,11 @@ def needs_stepper(comp: Compiler, alt: ArrAlt) -> bool:
 
 def build_unique(comp: Compiler, alt: ArrAlt) -> StateMachine:
     """The array of ``alt`` under the uniqueness stepper, inside a native graph."""
-    from pse.types.json.array_graph import domain_size, unique_check_domain  # noqa: PLC0415
+    from pse.types.json.array_graph import (  # noqa: PLC0415
+        domain_size,
+        unique_check_domain,
+        unique_check_numbers,
+    )
     from pse.types.json.json_array import ArraySchemaStateMachine  # noqa: PLC0415
 
     plain = replace(alt, unique=False)
@@ -69,7 +73,8 @@ def build_unique(comp: Compiler, alt: ArrAlt) -> StateMachine:
 
             return NeverStateMachine()
     domain = None if alt.prefix else unique_check_domain(comp, alt.items)
-    inner = unique_items(ArraySchemaStateMachine.from_alt(comp, plain), domain or ())
+    numbers = unique_check_numbers(comp, alt.items) if domain is None and not alt.prefix else []
+    inner = unique_items(ArraySchemaStateMachine.from_alt(comp, plain), domain or (), numbers)
     # An external node cannot be a grammar's root: it stands inside a graph.
     return StateMachine({0: [(inner, "$")]}, start_state=0, end_states=["$"])
 
