@@ -193,6 +193,9 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       if (!checked(p, u, depth)) external(p, u);
       continue;
     }
+    // A lexeme that can take no more bytes (a newline, a quote, `;`) only ends here, and its
+    // end is in `set` already (the closure pops it): its entry would hold nothing.
+    if (p->kind == Kind::kLexer && (p->state < 0 || !p->node->grammar->lex_moves(p->state))) continue;
     if (p->kind == Kind::kPhrase && p->node->is_case_sensitive) {
       phrase(p, u, depth);
       continue;

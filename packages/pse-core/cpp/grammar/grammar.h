@@ -260,6 +260,11 @@ class Grammar {
     return true;
   }
   inline bool lex_accepting(std::int32_t cfg) const { return config(cfg).accepting; }
+  /// May the lexeme at configuration `cfg` take another byte? (`extends` holds every byte lex_step takes.)
+  inline bool lex_moves(std::int32_t cfg) const {
+    const auto& e = config(cfg).extends;
+    return (e[0] | e[1] | e[2] | e[3]) != 0;
+  }
   /// Does byte `b` go on with the lexeme that may end at configuration `cfg`, so that it may
   /// not end before `b` (maximal munch)? When lex_step takes `b`, except a backslash the bash
   /// hook takes only as the start of a line continuation (a lexeme may start with `\c`).
