@@ -68,59 +68,6 @@ void prune(Terminal& t) {
     if (to >= 0 && !live[to]) to = -1;
 }
 
-/// The allocator of parse states and Earley sets, made and dropped by the
-/// hundred per mask: each thread keeps up to kKept freed blocks of a type for
-/// reuse (malloc's own per-thread cache keeps a few per size, and its slow path
-/// dominated a mask). A block freed on another thread joins that thread's list.
-template <class T>
-struct Recycled {
-  using value_type = T;
-  static constexpr std::size_t kKept = 4096;
-  Recycled() = default;
-  template <class U>
-  Recycled(const Recycled<U>&) {}
-  T* allocate(std::size_t n) {
-    if (n == 1 && !gone()) {
-      Blocks& free = blocks();
-      if (!free.kept.empty()) {
-        void* p = free.kept.back();
-        free.kept.pop_back();
-        return static_cast<T*>(p);
-      }
-    }
-    return static_cast<T*>(::operator new(n * sizeof(T)));
-  }
-  void deallocate(T* p, std::size_t n) {
-    if (n == 1 && !gone()) {
-      Blocks& free = blocks();
-      if (free.kept.size() < kKept) {
-        free.kept.push_back(p);
-        return;
-      }
-    }
-    ::operator delete(p);
-  }
-  template <class U>
-  bool operator==(const Recycled<U>&) const { return true; }
-
- private:
-  struct Blocks {
-    std::vector<void*> kept;
-    ~Blocks() {
-      gone() = true;  // a set released later in this thread's exit goes to ::operator delete
-      for (void* p : kept) ::operator delete(p);
-    }
-  };
-  static bool& gone() {
-    thread_local bool flag = false;  // trivially destructible: readable until the thread ends
-    return flag;
-  }
-  static Blocks& blocks() {
-    thread_local Blocks b;
-    return b;
-  }
-};
-
 struct ItemKey {
   std::uint32_t rule, dot;
   const EarleySet* origin;
@@ -292,11 +239,23 @@ struct EarleyBuilder {
   }
 };
 
+namespace {
+
+/// `values`' bytes as a map key, in a buffer each thread reuses: a lookup that
+/// finds its key allocates nothing.
+template <class T>
+const std::string& bytes_key(const std::vector<T>& values) {
+  thread_local std::string key;
+  key.assign(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+  return key;
+}
+
+}  // namespace
+
 std::shared_ptr<const Prediction> Grammar::prediction(const std::vector<std::int32_t>& seeds) const {
-  std::string key(reinterpret_cast<const char*>(seeds.data()), seeds.size() * sizeof(std::int32_t));
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto found = predictions_.find(key);
+    auto found = predictions_.find(bytes_key(seeds));
     if (found != predictions_.end()) return found->second;
   }
   // The closure of the seeds under prediction, with the dots advanced over
@@ -339,7 +298,7 @@ std::shared_ptr<const Prediction> Grammar::prediction(const std::vector<std::int
   // Seed sets are few (the sets of a grammar share them); past the bound the
   // memo starts over.
   if (predictions_.size() >= kMaxPredictions) predictions_.clear();
-  return predictions_.try_emplace(std::move(key), std::move(p)).first->second;
+  return predictions_.try_emplace(bytes_key(seeds), std::move(p)).first->second;
 }
 
 Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::int32_t start,
@@ -577,10 +536,13 @@ bool Grammar::backslash_extends(const Terminal& t, std::int32_t s) {
 
 std::pair<std::int32_t, std::span<const std::uint16_t>> Grammar::intern_expected(
     const std::vector<std::uint16_t>& terms) const {
-  std::string key(reinterpret_cast<const char*>(terms.data()), terms.size() * sizeof(std::uint16_t));
+  const std::string& key = bytes_key(terms);
   std::lock_guard<std::mutex> lock(mutex_);
-  auto [it, fresh] = expected_ids_.emplace(std::move(key), static_cast<std::int32_t>(expected_ids_.size()));
-  if (fresh) expected_lists_.push_back(terms);  // a deque: earlier lists stay where they are
+  auto it = expected_ids_.find(key);
+  if (it == expected_ids_.end()) {
+    it = expected_ids_.emplace(key, static_cast<std::int32_t>(expected_ids_.size())).first;
+    expected_lists_.push_back(terms);  // a deque: earlier lists stay where they are
+  }
   return {it->second, expected_lists_[static_cast<std::size_t>(it->second)]};
 }
 

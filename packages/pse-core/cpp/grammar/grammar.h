@@ -13,6 +13,7 @@
 // can key on them; Earley steps are memoised per set and terminal list.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -96,6 +97,76 @@ class InlineList {
   std::vector<T> more_;
 };
 
+/// Freed blocks kept for reuse by each thread, for the allocations made and
+/// dropped by the hundred per mask (parse states, Earley sets, their item
+/// lists): power-of-two size classes from 64 bytes to 16 KiB, up to 4,096
+/// blocks or 1 MiB per class (malloc's own per-thread cache keeps 7 per size,
+/// and its slow path dominated a mask). A block freed on another thread joins
+/// that thread's lists; larger blocks go to operator new.
+struct BlockPool {
+  static constexpr unsigned kMinClass = 6, kMaxClass = 14;
+  static constexpr std::size_t kKept = 4096, kKeptBytes = std::size_t{1} << 20;
+  static void* get(std::size_t bytes) {
+    const unsigned c = size_class(bytes);
+    if (c <= kMaxClass && !gone()) {
+      std::vector<void*>& free = lists().kept[c - kMinClass];
+      if (!free.empty()) {
+        void* p = free.back();
+        free.pop_back();
+        return p;
+      }
+    }
+    return ::operator new(c <= kMaxClass ? std::size_t{1} << c : bytes);
+  }
+  static void put(void* p, std::size_t bytes) {
+    const unsigned c = size_class(bytes);
+    if (c <= kMaxClass && !gone()) {
+      std::vector<void*>& free = lists().kept[c - kMinClass];
+      if (free.size() < std::min(kKept, kKeptBytes >> c)) {
+        free.push_back(p);
+        return;
+      }
+    }
+    ::operator delete(p);
+  }
+
+ private:
+  static unsigned size_class(std::size_t bytes) {
+    unsigned c = kMinClass;
+    while ((std::size_t{1} << c) < bytes) ++c;
+    return c;
+  }
+  struct Lists {
+    std::array<std::vector<void*>, kMaxClass - kMinClass + 1> kept;
+    ~Lists() {
+      gone() = true;  // a block released later in this thread's exit goes to ::operator delete
+      for (auto& list : kept)
+        for (void* p : list) ::operator delete(p);
+    }
+  };
+  static bool& gone() {
+    thread_local bool flag = false;  // trivially destructible: readable until the thread ends
+    return flag;
+  }
+  static Lists& lists() {
+    thread_local Lists l;
+    return l;
+  }
+};
+
+/// An allocator over BlockPool.
+template <class T>
+struct Recycled {
+  using value_type = T;
+  Recycled() = default;
+  template <class U>
+  Recycled(const Recycled<U>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(BlockPool::get(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) { BlockPool::put(p, n * sizeof(T)); }
+  template <class U>
+  bool operator==(const Recycled<U>&) const { return true; }
+};
+
 struct EarleySet;
 using SetPtr = std::shared_ptr<const EarleySet>;
 
@@ -125,7 +196,7 @@ struct EarleySet {
   /// The kernel: items begun in earlier sets (scanned, completed, or advanced
   /// over a nullable nonterminal). Items [0, kernel.size()) are these; the
   /// others are `predicted`'s, shared by every set with the same seeds.
-  std::vector<Item> kernel;
+  std::vector<Item, Recycled<Item>> kernel;
   std::shared_ptr<const Prediction> predicted;
   std::size_t size() const { return kernel.size() + predicted->items.size(); }
   Item item(std::size_t i) const {
@@ -135,7 +206,7 @@ struct EarleySet {
   }
   /// (nonterminal, item index) for the items whose next symbol is that
   /// nonterminal, sorted: completion looks them up.
-  std::vector<std::pair<std::int32_t, std::uint32_t>> waiting;
+  std::vector<std::pair<std::int32_t, std::uint32_t>, Recycled<std::pair<std::int32_t, std::uint32_t>>> waiting;
   /// Terminals some item expects next, sorted; interned (held by the grammar).
   std::span<const std::uint16_t> expected;
   std::int32_t expected_id = -1;  ///< `expected`'s id
@@ -394,7 +465,11 @@ class Grammar {
   std::uint32_t delimiter_length(std::uint32_t node) const;
   SetPtr initial_;
   StatePtr initial_state_;
-  mutable std::array<SetPtr, 2048> recent_;  ///< keeps recent scan results alive (memo hits)
+  /// Keeps the latest scan results alive (memo hits in the next masks). Not
+  /// more: a set dropped here frees blocks that the next sets reuse, and
+  /// recently written ones are still in the CPU caches (at 128k, 512 beat both
+  /// 2,048 and 128).
+  mutable std::array<SetPtr, 512> recent_;
   mutable std::size_t recent_next_ = 0;
 
  public:
