@@ -557,3 +557,39 @@ def test_completions_do_not_spell_out_huge_counts() -> None:
     assert engine.shortest_completion() is None  # 2 MB: past the limit
     engine.configure({"type": "array", "minItems": 1000})
     assert len(engine.shortest_completion() or "") == 2001
+
+
+#: Fuzz seed 31: items read by overlapping alternatives (``hostname`` is a graph
+#: of DFAs per label-length cap; an anyOf of overlapping patterns). Each item
+#: left one path per alternative that read it, and the engine kept them all, so
+#: the paths multiplied per item (614,400 after 22 tokens, gigabytes, a hang).
+AMBIGUOUS_ITEMS: list[tuple[dict[str, Any], str, int]] = [
+    ({"type": "string", "format": "hostname"}, '"issa"', 12),
+    (
+        {
+            "anyOf": [
+                {"type": "string", "pattern": "^a+$"},
+                {"type": "string", "pattern": "^a*$"},
+            ]
+        },
+        '"aa"',
+        2,
+    ),
+]
+
+
+@pytest.mark.parametrize(("items", "item", "most"), AMBIGUOUS_ITEMS, ids=["hostname", "anyOf"])
+def test_ambiguous_items_do_not_multiply_the_paths(
+    items: dict[str, Any], item: str, most: int
+) -> None:
+    """Paths that differ only in how an item was read continue alike and are
+    kept once: their number stays at the alternatives of one item."""
+    tokenizer = smollm2_tokenizer()
+    engine = StructuringEngine(tokenizer)
+    engine.configure({"type": "array", "items": items})
+    text = "[" + ",".join([item] * 30) + "]"
+    for token_id in tokenizer.encode(text, add_special_tokens=False):
+        engine.consume_token(token_id)
+        assert len(engine.steppers) <= most
+    assert engine.has_reached_accept_state
+    assert engine.get_structured_output(raise_on_error=True) == json.loads(text)

@@ -1,5 +1,7 @@
 #include "consume.h"
 
+#include <algorithm>
+
 #include "pse_core/external.h"
 
 namespace pse {
@@ -84,6 +86,17 @@ ConsumeResult consume(const PathPtr& path, std::string_view bytes, std::int32_t 
     result.partial.push_back(token_id >= 0 ? with_token(p, token_id) : p);
   }
   return result;
+}
+
+void merge_paths(std::vector<PathPtr>& into, const std::vector<PathPtr>& more) {
+  auto same = [](const Path& a, const Path& b) {
+    return a.root_depth == b.root_depth && a.remaining == b.remaining &&
+           (a.top == b.top || (a.top && b.top && a.top->hash == b.top->hash && same_stack(a.top, b.top)));
+  };
+  for (const PathPtr& p : more) {
+    const bool known = std::any_of(into.begin(), into.end(), [&](const PathPtr& q) { return same(*q, *p); });
+    if (!known) into.push_back(p);
+  }
 }
 
 bool can_consume(const PathPtr& path, std::string_view bytes) {

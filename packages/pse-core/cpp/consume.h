@@ -30,6 +30,13 @@ void close_path(Runtime& rt, const Path& path, Positions& out);
 /// Feed `bytes` to `path`. `token_id` >= 0 is appended to the token history.
 ConsumeResult consume(const PathPtr& path, std::string_view bytes, std::int32_t token_id);
 
+/// Append to `into` the paths of `more` whose stack (and root depth) no path
+/// of `into` has. Paths over the same text that differ only in the history of
+/// how they got there (which of two overlapping alternatives read an item)
+/// continue alike; keeping one, the first, as a single path's closure does,
+/// keeps their number from multiplying with every ambiguous item.
+void merge_paths(std::vector<PathPtr>& into, const std::vector<PathPtr>& more);
+
 /// Whether `path` can consume all of `bytes` (consume() without building paths).
 bool can_consume(const PathPtr& path, std::string_view bytes);
 

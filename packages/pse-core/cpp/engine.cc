@@ -241,7 +241,7 @@ bool Engine::advance(std::int32_t id) {
   std::vector<PathPtr> next;
   for (const PathPtr& p : paths_) {
     auto r = consume(p, *vocab->token(id), id);
-    next.insert(next.end(), r.full.begin(), r.full.end());
+    merge_paths(next, r.full);
   }
   if (next.empty()) return false;
   paths_ = std::move(next);
@@ -278,7 +278,7 @@ std::vector<std::int32_t> Engine::advance_within(std::int32_t id, std::int64_t b
   std::vector<PathPtr> next;
   for (const PathPtr& p : paths_) {
     auto r = consume(p, *vocab->token(id), id);
-    next.insert(next.end(), r.full.begin(), r.full.end());
+    merge_paths(next, r.full);
   }
   if (next.empty()) return {};
   if (budget >= 0) {
@@ -398,7 +398,7 @@ std::optional<std::size_t> Engine::completion_length_after(std::int32_t id) cons
   std::vector<PathPtr> next;
   for (const PathPtr& p : paths_) {
     auto r = consume(p, *vocab->token(id), id);
-    next.insert(next.end(), r.full.begin(), r.full.end());
+    merge_paths(next, r.full);
   }
   if (next.empty()) return std::nullopt;
   return completion_size(*vocab, next);
