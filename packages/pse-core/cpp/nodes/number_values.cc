@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <unordered_map>
@@ -103,7 +104,8 @@ NumberValues::NumberValues(const StateMachine& dfa)
       classes_(dfa.classes),
       transitions_(dfa.transitions),
       accepting_(dfa.accepting),
-      start_(dfa.start) {
+      start_(dfa.start),
+      cache_(std::make_unique<Cache>()) {
   if (dfa.kind != Kind::kDfa) throw std::invalid_argument("NumberValues takes a DFA machine");
   const std::size_t n = accepting_.size();
   std::vector<std::vector<std::int32_t>> next(n), zero_into(n);
@@ -164,15 +166,9 @@ std::int32_t NumberValues::step(std::int32_t state, char byte) const {
 // make new values (found as the search goes on), zeros after the point merge
 // unless a nonzero digit can follow them (then their count makes endless
 // values), and leading exponent zeros merge.
-bool NumberValues::reaches_unseen(std::string_view prefix,
-                                  const std::function<bool(const std::string&)>& seen) const {
-  std::int32_t q = start_;
-  for (char c : prefix) {
-    if (q < 0) return false;
-    q = step(q, c);
-  }
-  if (q < 0) return false;
-  if (endless_[q]) return true;
+NumberValues::Outcome NumberValues::search(
+    std::int32_t q, std::string_view prefix,
+    const std::function<bool(const std::string&)>& stop) const {
   struct Text {
     std::int32_t state;
     std::string text;
@@ -187,15 +183,53 @@ bool NumberValues::reaches_unseen(std::string_view prefix,
   };
   visit(q, std::string(prefix));
   for (std::size_t explored = 0; !queue.empty(); ++explored) {
-    if (explored == limits::kMaxUniqueSearch) return true;
+    if (explored == limits::kMaxUniqueSearch) return Outcome::kEndless;
     const Text t = std::move(queue.front());
     queue.pop_front();
     if (accepting_[t.state]) {
       const std::optional<std::string> key = canonical_json(t.text);
-      if (key && !seen(*key)) return true;
+      if (key && stop(*key)) return Outcome::kStopped;
     }
     for (char b : kNumberBytes)
-      if (const std::int32_t s = step(t.state, b); s >= 0 && !visit(s, t.text + b)) return true;
+      if (const std::int32_t s = step(t.state, b); s >= 0 && !visit(s, t.text + b))
+        return Outcome::kEndless;
+  }
+  return Outcome::kExhausted;
+}
+
+bool NumberValues::reaches_unseen(std::string_view prefix,
+                                  const std::function<bool(const std::string&)>& seen) const {
+  std::int32_t q = start_;
+  for (char c : prefix) {
+    if (q < 0) return false;
+    q = step(q, c);
+  }
+  if (q < 0) return false;
+  if (endless_[q]) return true;
+  if (accepting_[q]) {  // the beginning is a number already: often an unseen one
+    const std::optional<std::string> key = canonical_json(prefix);
+    if (key && !seen(*key)) return true;
+  }
+  const std::string id(prefix);
+  {
+    const std::lock_guard<std::mutex> lock(cache_->mutex);
+    if (auto at = cache_->closed.find(id); at != cache_->closed.end())
+      return std::any_of(at->second.begin(), at->second.end(),
+                         [&](const std::string& key) { return !seen(key); });
+  }
+  std::vector<std::string> values;
+  const Outcome outcome = search(q, prefix, [&](const std::string& key) {
+    if (!seen(key)) return true;
+    if (values.size() <= kMaxListed &&
+        std::find(values.begin(), values.end(), key) == values.end())
+      values.push_back(key);
+    return false;
+  });
+  if (outcome != Outcome::kExhausted) return true;
+  if (values.size() <= kMaxListed) {  // every value beyond, all seen: kept for the next ask
+    const std::lock_guard<std::mutex> lock(cache_->mutex);
+    if (cache_->closed.size() >= kMaxCached) cache_->closed.clear();
+    cache_->closed.emplace(id, std::move(values));
   }
   return false;
 }

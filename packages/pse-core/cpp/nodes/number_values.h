@@ -8,8 +8,11 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "pse_core/state_machine.h"
@@ -31,6 +34,20 @@ class NumberValues {
                       const std::function<bool(const std::string&)>& seen) const;
 
  private:
+  /// Beginnings beyond which every value was seen when last asked, with those
+  /// values (at most kMaxListed), kept per automaton (emptied when full).
+  struct Cache {
+    std::mutex mutex;
+    std::unordered_map<std::string, std::vector<std::string>> closed;
+  };
+  static constexpr std::size_t kMaxListed = 64;
+  static constexpr std::size_t kMaxCached = 4096;
+
+  enum class Outcome { kStopped, kExhausted, kEndless };
+  /// Breadth first over the texts beyond `prefix` (in state `q`), calling
+  /// `stop` with the key of each accepted one until it returns true.
+  Outcome search(std::int32_t q, std::string_view prefix,
+                 const std::function<bool(const std::string&)>& stop) const;
   std::int32_t step(std::int32_t state, char byte) const;
 
   std::array<std::uint8_t, 256> byte_class_{};
@@ -44,6 +61,7 @@ class NumberValues {
   /// Per state: a nonzero digit can be read before any byte other than a digit
   /// (so zeros just read in a fraction are not trailing ones).
   std::vector<std::uint8_t> nonzero_next_;
+  std::unique_ptr<Cache> cache_;
 };
 
 }  // namespace pse
