@@ -927,7 +927,7 @@ std::int32_t Grammar::compute_next(std::int32_t cfg, std::uint8_t b) const {
   return n;
 }
 
-StatePtr Grammar::finish_lexeme(const StatePtr& ps, std::int32_t cfg, std::uint64_t local) const {
+StatePtr Grammar::finish_lexeme(const ParseState& ps, std::int32_t cfg, std::uint64_t local) const {
   const LexConfig& c = config(cfg);
   // Lexemes that end in different configurations often have the same
   // terminals: a plain lexeme's effect depends on those alone; the others'
@@ -936,30 +936,30 @@ StatePtr Grammar::finish_lexeme(const StatePtr& ps, std::int32_t cfg, std::uint6
                                     : (1ull << 32) | static_cast<std::uint32_t>(cfg);
   const std::uint64_t hook = c.plain || !(local >> 62) ? 0 : local;
   {
-    std::lock_guard<std::mutex> lock(ps->next_mutex);
-    for (std::size_t i = 0; i < ps->next.size(); ++i)
-      if (const auto& n = ps->next[i]; n.key == key && n.local == hook)
+    std::lock_guard<std::mutex> lock(ps.next_mutex);
+    for (std::size_t i = 0; i < ps.next.size(); ++i)
+      if (const auto& n = ps.next[i]; n.key == key && n.local == hook)
         if (StatePtr hit = n.state.lock()) return hit;
   }
   StatePtr out = finish_new(ps, c, local);
-  std::lock_guard<std::mutex> lock(ps->next_mutex);
-  for (std::size_t i = 0; i < ps->next.size(); ++i)
-    if (auto& n = ps->next[i]; n.key == key && n.local == hook) {
+  std::lock_guard<std::mutex> lock(ps.next_mutex);
+  for (std::size_t i = 0; i < ps.next.size(); ++i)
+    if (auto& n = ps.next[i]; n.key == key && n.local == hook) {
       if (StatePtr hit = n.state.lock()) return hit;
       n.state = out;
       return out;
     }
-  ps->next.push_back({key, hook, out});
+  ps.next.push_back({key, hook, out});
   return out;
 }
 
-StatePtr Grammar::finish_new(const StatePtr& ps, const LexConfig& c, std::uint64_t local) const {
-  if (hook_ == Hook::kBash && !c.ignored) return finish_bash(*ps, c, local);
+StatePtr Grammar::finish_new(const ParseState& ps, const LexConfig& c, std::uint64_t local) const {
+  if (hook_ == Hook::kBash && !c.ignored) return finish_bash(ps, c, local);
   if (hook_ != Hook::kPython) {
-    if (c.ignored) return ps;
-    return make_state(scan(ps->set, c.accepted), ps->hook);
+    if (c.ignored) return ps.shared_from_this();
+    return make_state(scan(ps.set, c.accepted), ps.hook);
   }
-  HookState h = ps->hook;
+  HookState h = ps.hook;
   const bool continued = h.continued;
   h.continued = false;
   if (c.ignored) {
@@ -968,9 +968,9 @@ StatePtr Grammar::finish_new(const StatePtr& ps, const LexConfig& c, std::uint64
         // CPython 3.11: a newline ends a one-line f-string, even inside a field's
         // brackets (a triple-quoted one's fields over several lines are not covered).
         if (h.fields > 0) return make_state(nullptr, std::move(h));
-        if (h.depth > 0 && !continued) return ps;  // inside brackets: whitespace
-        if (h.depth > 0) return make_state(ps->set, std::move(h));
-        SetPtr s = ps->set;
+        if (h.depth > 0 && !continued) return ps.shared_from_this();  // inside brackets: whitespace
+        if (h.depth > 0) return make_state(ps.set, std::move(h));
+        SetPtr s = ps.set;
         if (h.line_tokens) s = scan(s, {static_cast<std::uint16_t>(newline_)});
         h.line_start = true;
         h.line_tokens = false;
@@ -980,22 +980,22 @@ StatePtr Grammar::finish_new(const StatePtr& ps, const LexConfig& c, std::uint64
       case TermRole::kContinuation:  // the input may not end right after it
         // CPython 3.11: "f-string expression part cannot include a backslash".
         if (h.fields > 0) return make_state(nullptr, std::move(h));
-        if (continued) return ps;
+        if (continued) return ps.shared_from_this();
         h.continued = true;
-        return make_state(ps->set, std::move(h));
+        return make_state(ps.set, std::move(h));
       default:  // whitespace or a comment: at a line start it sets the column
         if (!h.line_start || !(local >> 63)) {
-          if (!continued) return ps;
-          return make_state(ps->set, std::move(h));
+          if (!continued) return ps.shared_from_this();
+          return make_state(ps.set, std::move(h));
         }
         h.col = static_cast<std::uint32_t>(local);
         h.altcol = static_cast<std::uint32_t>(local >> 32 & 0x3FFFFFFF);
-        return make_state(ps->set, std::move(h));
+        return make_state(ps.set, std::move(h));
     }
   }
-  SetPtr base = ps->set;
+  SetPtr base = ps.set;
   if (h.line_start) {
-    base = ps->effective;
+    base = ps.effective;
     if (h.col > h.indents.back()) {
       h.indents.push_back(h.col);
       h.alt_indents.push_back(h.altcol);
@@ -1134,7 +1134,7 @@ bool Grammar::validate(std::string_view text, bool strict) const {
       if (cfg < 0 || !lex_step(cfg, local, static_cast<std::uint8_t>(ch))) continue;
       next.push_back(Pos{p.ps, cfg, local});
       if (lex_accepting(cfg)) {
-        StatePtr done = finish_lexeme(p.ps, cfg, local);
+        StatePtr done = finish_lexeme(*p.ps, cfg, local);
         if (done->set) next.push_back(fresh(done, cfg));
       }
     }
@@ -1145,7 +1145,7 @@ bool Grammar::validate(std::string_view text, bool strict) const {
   for (const Pos& p : now) {
     if (p.cfg < 0 || config(p.cfg).fresh) {
       if (can_finish(*p.ps)) return true;
-    } else if (lex_accepting(p.cfg) && can_finish(*finish_lexeme(p.ps, p.cfg, p.local))) {
+    } else if (lex_accepting(p.cfg) && can_finish(*finish_lexeme(*p.ps, p.cfg, p.local))) {
       return true;
     }
   }

@@ -314,7 +314,7 @@ class Grammar {
   /// Lexer column tracking value for a fresh lexeme (python at a line start).
   std::uint64_t start_local(const ParseState& ps) const;
   /// The state after the lexeme that ended in configuration `cfg`; null state->set: dead.
-  StatePtr finish_lexeme(const StatePtr& ps, std::int32_t cfg, std::uint64_t local) const;
+  StatePtr finish_lexeme(const ParseState& ps, std::int32_t cfg, std::uint64_t local) const;
   /// Can the text end here (hook tokens for the end of input included)?
   bool can_finish(const ParseState& ps) const;
   bool start_nullable() const;
@@ -402,7 +402,7 @@ class Grammar {
   /// `set` after the hook tokens that end the input (python: NEWLINE, DEDENTs).
   SetPtr at_end(const ParseState& ps) const;
   StatePtr finish_bash(const ParseState& ps, const LexConfig& c, std::uint64_t local) const;
-  StatePtr finish_new(const StatePtr& ps, const LexConfig& c, std::uint64_t local) const;
+  StatePtr finish_new(const ParseState& ps, const LexConfig& c, std::uint64_t local) const;
   StatePtr make_state(SetPtr set, HookState hook) const;
 
   std::vector<Terminal> terminals_;

@@ -268,7 +268,7 @@ class CompletionSearch {
     exhausted = false;
     push(ps, cfg, local, 0, -1, 0);
     if (cfg >= 0 && !g_.config(cfg).fresh && g_.lex_accepting(cfg)) {  // the lexeme may end here
-      StatePtr done = g_.finish_lexeme(ps, cfg, local);
+      StatePtr done = g_.finish_lexeme(*ps, cfg, local);
       if (done->set) push(done, g_.start_config(*done, cfg), g_.start_local(*done), 0, -1, 0);
     }
     while (!queue_.empty()) {
@@ -286,7 +286,7 @@ class CompletionSearch {
         std::uint64_t local2 = n.local;
         if (!g_.lex_step(cfg2, local2, b)) continue;
         if (g_.lex_accepting(cfg2)) {
-          StatePtr done = g_.finish_lexeme(n.ps, cfg2, local2);
+          StatePtr done = g_.finish_lexeme(*n.ps, cfg2, local2);
           if (done->set) push(done, g_.start_config(*done, cfg2), g_.start_local(*done), n.g + 1, at, b);
         }
         push(n.ps, cfg2, local2, n.g + 1, at, b);

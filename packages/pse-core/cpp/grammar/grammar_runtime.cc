@@ -39,7 +39,7 @@ const Frame* Runtime::grammar_pop(const Frame* lexeme) {
   const Frame* p = lexeme->parent;
   const grammar::ParseState& ps = parse_state(p);
   grammar::StatePtr next =
-      p->node->grammar->finish_lexeme(ps.shared_from_this(), lexeme->state, lexeme->local);
+      p->node->grammar->finish_lexeme(ps, lexeme->state, lexeme->local);
   std::uint64_t local = next.get() == &ps ? p->local : hold(arena_, next);
   return with(p, lexeme->state, local, p->flags | kConsumed, p->hist);
 }
