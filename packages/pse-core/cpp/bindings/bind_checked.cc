@@ -72,12 +72,12 @@ void bind_checked(nb::module_& m) {
   m.def(
       "unique_items",
       [](SMPtr array, const std::vector<std::pair<std::string, std::uint32_t>>& domain,
-         const std::vector<SMPtr>& numbers) {
+         const std::vector<SMPtr>& numbers, const std::vector<SMPtr>& strings) {
         if (!array) throw nb::type_error("unique_items takes a StateMachine");
-        return make_checked(std::move(array), unique_items_check(domain, numbers));
+        return make_checked(std::move(array), unique_items_check(domain, numbers, strings));
       },
       nb::arg("array"), nb::arg("domain") = std::vector<std::string>(),
-      nb::arg("numbers") = std::vector<SMPtr>(),
+      nb::arg("numbers") = std::vector<SMPtr>(), nb::arg("strings") = std::vector<SMPtr>(),
       "`array` (a machine reading one JSON array) whose items must be pairwise\n"
       "distinct in JSON equality: the token completing an item equal to an earlier\n"
       "one is masked, and so is an item's beginning that fixes a value already\n"
@@ -85,9 +85,10 @@ void bind_checked(nb::module_& m) {
       "as (JSON text, exponent mask: bit e + 4 set when its automaton writes it\n"
       "with exponent e, |e| <= 4); an item's beginning is then masked when every\n"
       "unseen value is out of its reach (ValueError for a text that is not one\n"
-      "JSON scalar). `numbers`, without a domain: the DFA machines of every number\n"
-      "an item may be; a number item's beginning is then masked when every value\n"
-      "beyond it is a seen one (ValueError for a machine that is not a DFA).");
+      "JSON scalar). Without a domain, `numbers`: the DFA machines of every number\n"
+      "an item may be, `strings`: the DFA or string machines of every string it may\n"
+      "be; a number (string) item's beginning is then masked when every value\n"
+      "beyond it in those machines is a seen one (ValueError for another kind).");
   m.def(
       "checked_string",
       [](SMPtr string, const std::string& format, std::uint32_t min_length,

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "nodes/number_values.h"
+#include "nodes/item_values.h"
 #include "nodes/value_prefix.h"
 #include "support/utf8.h"
 
@@ -313,18 +313,18 @@ bool known(const std::vector<std::string>* keys, const std::vector<std::string>&
 }
 
 /// What the check knows of the values an item may take: `domain` when
-/// finitely many (all scalars), else the automata of its numbers when every
-/// number it allows has one.
+/// finitely many (all scalars); else the machines of its numbers, and of its
+/// strings, when every number (string) it allows has one the check can read.
 struct Reach {
   Domain domain;
-  std::vector<NumberValues> numbers;
+  std::vector<ItemValues> numbers, strings;
 };
 
 bool number_start(char c) { return c == '-' || (c >= '0' && c <= '9'); }
 
 /// Whether the item begun by `item` (not complete) may still become a value
 /// that is not `seen`: a prefix that fixes its value must not fix a seen one,
-/// and with a finite domain, or automata for a number, some unseen value of
+/// and with a finite domain, or machines for its type, some unseen value of
 /// it must remain.
 template <class Seen>
 bool open_item(const std::string& item, const Seen& seen, const Reach& reach) {
@@ -333,12 +333,14 @@ bool open_item(const std::string& item, const Seen& seen, const Reach& reach) {
     return std::any_of(reach.domain.begin(), reach.domain.end(), [&](const DomainValue& value) {
       return may_become(item, value.key, value.exponents) && !seen(value.key);
     });
-  if (reach.numbers.empty() || !number_start(item[0])) return true;
+  if (item[0] != '"' && !number_start(item[0])) return true;
+  const std::vector<ItemValues>& machines = item[0] == '"' ? reach.strings : reach.numbers;
+  if (machines.empty()) return true;
   const std::function<bool(const std::string&)> is_seen = [&](const std::string& key) {
     return seen(key);
   };
-  return std::any_of(reach.numbers.begin(), reach.numbers.end(), [&](const NumberValues& numbers) {
-    return numbers.reaches_unseen(item, is_seen);
+  return std::any_of(machines.begin(), machines.end(), [&](const ItemValues& values) {
+    return values.reaches_unseen(item, is_seen);
   });
 }
 
@@ -415,8 +417,9 @@ std::optional<std::string> canonical_json(std::string_view text) {
 }
 
 std::shared_ptr<const Check> unique_items_check(
-    const std::vector<std::pair<std::string, std::uint32_t>>& domain, const std::vector<SMPtr>& numbers) {
-  if (domain.empty() && numbers.empty()) {
+    const std::vector<std::pair<std::string, std::uint32_t>>& domain, const std::vector<SMPtr>& numbers,
+    const std::vector<SMPtr>& strings) {
+  if (domain.empty() && numbers.empty() && strings.empty()) {
     static const auto check = std::make_shared<const UniqueItems>(Reach());
     return check;
   }
@@ -430,8 +433,13 @@ std::shared_ptr<const Check> unique_items_check(
   }
   for (const SMPtr& machine : numbers) {
     if (!machine || machine->kind != Kind::kDfa)
-      throw std::invalid_argument("unique_items: a number automaton is not a DFA machine");
+      throw std::invalid_argument("unique_items: a number machine is not a DFA");
     reach.numbers.emplace_back(*machine);
+  }
+  for (const SMPtr& machine : strings) {
+    if (!machine || (machine->kind != Kind::kDfa && machine->kind != Kind::kString))
+      throw std::invalid_argument("unique_items: a string machine is neither a DFA nor a string");
+    reach.strings.emplace_back(*machine);
   }
   return std::make_shared<const UniqueItems>(std::move(reach));
 }

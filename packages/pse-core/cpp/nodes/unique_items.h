@@ -22,11 +22,12 @@ namespace pse {
 /// a number, the exponents its automaton writes it with as a mask of
 /// value_prefix.h), when every unseen value is out of its reach. Without a
 /// domain, given `numbers` (the automata, kind kDfa, of every number the item
-/// schema allows, number_values.h), a number item's beginning is refused when
-/// every value beyond it under those automata is a seen one.
+/// schema allows) or `strings` (the machines, kDfa or kString, of every
+/// string it allows), a number (string) item's beginning is refused when
+/// every value beyond it in those machines is a seen one (item_values.h).
 std::shared_ptr<const Check> unique_items_check(
     const std::vector<std::pair<std::string, std::uint32_t>>& domain = {},
-    const std::vector<SMPtr>& numbers = {});
+    const std::vector<SMPtr>& numbers = {}, const std::vector<SMPtr>& strings = {});
 
 /// A key under which JSON-equal texts coincide, for one valid JSON value;
 /// nullopt for text that is not one JSON value, or for a number whose exponent

@@ -23,8 +23,8 @@ inline constexpr std::size_t kMaxForcedBytes = 256;
 /// then cannot be enforced) instead of spelling gigabytes.
 inline constexpr std::size_t kMaxCompletionBytes = 1u << 20;
 
-/// Most texts the uniqueItems check explores beyond a number item's beginning
-/// to find a value no earlier item has (nodes/number_values.h); past it the
+/// Most texts the uniqueItems check explores beyond an item's beginning
+/// to find a value no earlier item has (nodes/item_values.h); past it the
 /// beginning is kept unproven.
 inline constexpr std::size_t kMaxUniqueSearch = 4096;
 

@@ -329,6 +329,7 @@ def unique_items(
     array: StateMachine,
     domain: Sequence[tuple[str, int]] = (),
     numbers: Sequence[StateMachine] = (),
+    strings: Sequence[StateMachine] = (),
 ) -> StateMachine:
     """``array`` (a machine reading one JSON array) whose items must be pairwise
     distinct in JSON equality: the token completing an item equal to an earlier
@@ -337,10 +338,11 @@ def unique_items(
     finitely many scalars, as (JSON text, exponent mask: bit ``e + 4`` set when
     its automaton writes it with exponent ``e``, ``|e| <= 4``); an item's
     beginning is then masked when every unseen value is out of its reach
-    (``ValueError`` for a text that is not one JSON scalar). ``numbers``, without
-    a domain: the DFA machines of every number an item may be; a number item's
-    beginning is then masked when every value beyond it is a seen one
-    (``ValueError`` for a machine that is not a DFA)."""
+    (``ValueError`` for a text that is not one JSON scalar). Without a domain,
+    ``numbers``: the DFA machines of every number an item may be, ``strings``:
+    the DFA or string machines of every string it may be; a number (string)
+    item's beginning is then masked when every value beyond it in those
+    machines is a seen one (``ValueError`` for another kind)."""
 
 def canonical_json(text: str) -> bytes | None:
     """The key under which JSON-equal values coincide, for the text of one JSON

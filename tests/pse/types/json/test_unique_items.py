@@ -314,16 +314,27 @@ ENDLESS = [
 _NUMBER_BYTES = "e-.123456789+0E"
 
 
-def _completes(machine: StateMachine, head: str, text: str, depth: int) -> str | None:
+def _whole(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _completes(
+    machine: StateMachine, head: str, text: str, depth: int, alphabet: str = _NUMBER_BYTES
+) -> str | None:
     """An item the array accepts that begins with ``text`` and has at most
-    ``depth`` more bytes, or ``None`` (depth first over the bytes it keeps)."""
-    if _alive(machine, head + text + "]"):
+    ``depth`` more bytes of ``alphabet``, or ``None`` (depth first over the
+    bytes it keeps)."""
+    if _whole(text) and _alive(machine, head + text + "]"):
         return text
     if depth == 0:
         return None
-    for c in _NUMBER_BYTES:
+    for c in alphabet:
         if _alive(machine, head + text + c) and (
-            found := _completes(machine, head, text + c, depth - 1)
+            found := _completes(machine, head, text + c, depth - 1, alphabet)
         ):
             return found
     return None
@@ -364,3 +375,67 @@ def test_a_number_item_begins_only_where_its_automaton_reaches_an_unseen_value(
         assert item is not None, head + prefix
         assert Decimal(item) not in values and checker.is_valid(json.loads(item)), item
     assert refused > len(dead)
+
+
+#: (string item schema with infinitely many values, or more than the check
+#: lists, the values already in the array, unseen values, beginnings that can
+#: only end as seen values)
+STRINGS = [
+    (
+        {"type": "string", "format": "date"},
+        ["2020-01-01", "2021-12-31", "2020-02-29"],
+        ["2020-01-02", "2020-12-31", "1999-01-01", "2020-01-10"],
+        ['"2020-01-01', '"2021-12-31', '"2020-02-29', '"2020-02-2\\u0039'],
+    ),
+    (
+        {"type": "string", "maxLength": 3},
+        ["abc", "ab", "\u00e9t\u00e9"],
+        ["abd", "a", "", "\u00e9", "xyz"],
+        ['"abc', '"ab\\u0063', '"\u00e9t\u00e9', '"\\u00e9t\\u00e9'],
+    ),
+    (
+        {"anyOf": [{"type": "string", "pattern": "^x[0-9]?$"}, {"enum": ["y", "zz"]}]},
+        ["x1", "x", "y"],
+        ["x2", "x0", "zz"],
+        ['"x1', '"\\u0078\\u0031', '"y'],
+    ),
+    ({"type": "string", "format": "hostname"}, ["a", "b"], ["ab", "a.b", "c"], []),
+]
+
+
+@pytest.mark.parametrize(
+    ("items", "seen", "unseen", "dead"), STRINGS, ids=["date", "short", "anyOf", "hostname"]
+)
+def test_a_string_item_begins_only_where_its_machine_reaches_an_unseen_value(
+    items: dict[str, Any], seen: list[Any], unseen: list[Any], dead: list[str]
+) -> None:
+    """String items read by automata (formats, patterns, enums) or with length
+    bounds, where some beginnings leave only seen values: every beginning the
+    array consumes (written without escapes) completes to an item of an unseen
+    value that jsonschema (formats checked) finds valid, every beginning of a
+    spelling of an unseen value (escapes too) is consumed, and the listed
+    beginnings are refused."""
+    machine = compiled({"type": "array", "items": items, "uniqueItems": True})
+    plain = compiled({"type": "array", "items": items})
+    checker = jsonschema.Draft202012Validator(items, format_checker=jsonschema.FormatChecker())
+    head = "[" + "".join(json.dumps(v) + "," for v in seen)
+    for prefix in dead:
+        assert _alive(plain, head + prefix), prefix
+        assert not _alive(machine, head + prefix), prefix
+    whole = [s for v in unseen for s in _string_spellings(v) if _alive(plain, head + s + "]")]
+    assert len(whole) >= len(unseen)
+    for spelling in whole:
+        for end in range(1, len(spelling) + 1):
+            assert _alive(machine, head + spelling[:end]), head + spelling[:end]
+    spellings = {s for v in seen for s in _string_spellings(v)} | set(whole)
+    refused = 0
+    for prefix in sorted({s[:end] for s in spellings for end in range(1, len(s) + 1)}):
+        if not _alive(machine, head + prefix):
+            refused += _alive(plain, head + prefix)
+            continue
+        if "\\" in prefix:  # escapes: judged by the spellings above (a search would be long)
+            continue
+        item = _completes(machine, head, prefix, 12, '"0123456789-abcdxyz.')
+        assert item is not None, head + prefix
+        assert json.loads(item) not in seen and checker.is_valid(json.loads(item)), item
+    assert refused >= len(dead)

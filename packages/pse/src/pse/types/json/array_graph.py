@@ -87,20 +87,44 @@ def unique_check_domain(comp: Compiler, sub: Sub) -> list[tuple[str, int]] | Non
     return out
 
 
-def unique_check_numbers(comp: Compiler, sub: Sub) -> list[StateMachine]:
-    """The automata of the numbers of ``sub`` for the native uniqueness check
-    (which reads a number item's beginning in them to tell whether a value no
-    earlier item has is still beyond it), when every number alternative of
-    ``sub`` compiles to one; else none (every number beginning then counts as
-    reaching new values, which a free number does)."""
-    machines: list[StateMachine] = []
+def unique_check_machines(
+    comp: Compiler, sub: Sub
+) -> tuple[list[StateMachine], list[StateMachine]]:
+    """The machines of the numbers and of the strings of ``sub`` for the native
+    uniqueness check, which reads an item's beginning in them to tell whether a
+    value no earlier item has is still beyond it: for each type, every
+    alternative's machine when all of them are machines it can read (automata,
+    and for strings length-bounded strings; a graph of such, as ``hostname``
+    is), else none (every beginning of that type then counts as reaching new
+    values)."""
+    numbers: list[StateMachine] | None = []
+    strings: list[StateMachine] | None = []
     for alt in comp.ctx.sub_ir(sub):
-        if isinstance(alt, NumAlt) and not alt_empty(comp.ctx, alt):
-            machine = comp.compile_alts([alt])
-            if machine.kind != "dfa":
-                return []
-            machines.append(machine)
-    return machines
+        if not isinstance(alt, NumAlt | StrAlt) or alt_empty(comp.ctx, alt):
+            continue
+        parts = _readable(comp.compile_alts([alt]), "dfa" if isinstance(alt, NumAlt) else "string")
+        if isinstance(alt, NumAlt):
+            numbers = None if numbers is None or parts is None else numbers + parts
+        else:
+            strings = None if strings is None or parts is None else strings + parts
+    return numbers or [], strings or []
+
+
+def _readable(machine: StateMachine, also: str) -> list[StateMachine] | None:
+    """``machine`` as machines the uniqueness check reads (kind ``dfa`` or
+    ``also``): itself, or the parts of a graph of such from its start to its
+    end; ``None`` otherwise."""
+    if machine.kind in ("dfa", also):
+        return [machine]
+    if machine.kind != "graph":
+        return None
+    edges = machine.get_edges(machine.start_state)
+    ends = set(machine.end_states)
+    if not edges or any(t not in ends or m.kind not in ("dfa", also) for m, t in edges):
+        return None
+    if any(machine.get_edges(end) for end in ends):
+        return None
+    return [m for m, _ in edges]
 
 
 def _exponent_mask(comp: Compiler, alt: NumAlt) -> int:

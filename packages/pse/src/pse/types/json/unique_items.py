@@ -60,7 +60,7 @@ def build_unique(comp: Compiler, alt: ArrAlt) -> StateMachine:
     from pse.types.json.array_graph import (  # noqa: PLC0415
         domain_size,
         unique_check_domain,
-        unique_check_numbers,
+        unique_check_machines,
     )
     from pse.types.json.json_array import ArraySchemaStateMachine  # noqa: PLC0415
 
@@ -73,8 +73,12 @@ def build_unique(comp: Compiler, alt: ArrAlt) -> StateMachine:
 
             return NeverStateMachine()
     domain = None if alt.prefix else unique_check_domain(comp, alt.items)
-    numbers = unique_check_numbers(comp, alt.items) if domain is None and not alt.prefix else []
-    inner = unique_items(ArraySchemaStateMachine.from_alt(comp, plain), domain or (), numbers)
+    numbers, strings = (
+        unique_check_machines(comp, alt.items) if domain is None and not alt.prefix else ([], [])
+    )
+    inner = unique_items(
+        ArraySchemaStateMachine.from_alt(comp, plain), domain or (), numbers, strings
+    )
     # An external node cannot be a grammar's root: it stands inside a graph.
     return StateMachine({0: [(inner, "$")]}, start_state=0, end_states=["$"])
 
