@@ -13,6 +13,23 @@
 
 namespace pse {
 
+namespace {
+
+/// Whether some position of `set` takes byte `b`, as Runtime::advance steps
+/// them: below a leaf that ends mid-token most bytes the trie offers are
+/// taken by no position (a first walk's masks try ~20 such bytes each), and
+/// testing them here costs no call, no level and no closure.
+bool takes_byte(const Positions& set, std::uint8_t b) {
+  for (const Frame* q : set) {
+    std::int32_t state;
+    std::uint64_t local;
+    if (!q->done() && leaf::is_leaf(q->kind) && leaf::step_frame(*q, b, state, local)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void MaskMemo::forget() {
   forget_masks();
   owners_.clear();
@@ -225,7 +242,7 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
     const ByteSet takes = first_bytes(below);
     for (std::size_t k = 0; k < e.exit_bytes.size(); ++k) {
       const std::uint8_t b = e.exit_bytes[k];
-      if (!((takes[b >> 6] >> (b & 63)) & 1)) continue;
+      if (!((takes[b >> 6] >> (b & 63)) & 1) || !takes_byte(below, b)) continue;
       Positions& stepped = level(2 * depth + 1);
       rt_.advance(below, b, stepped);
       if (stepped.empty()) continue;
@@ -297,7 +314,7 @@ void MaskComputer::exits(const Frame* p, std::uint32_t c, std::size_t depth, Pos
       takes = first_bytes(*below);
     }
     const std::uint8_t b = ds.bytes[k];
-    if (!((takes[b >> 6] >> (b & 63)) & 1)) continue;
+    if (!((takes[b >> 6] >> (b & 63)) & 1) || !takes_byte(*below, b)) continue;
     Positions& stepped = level(2 * depth + 1);
     rt_.advance(*below, b, stepped);
     if (stepped.empty()) continue;
