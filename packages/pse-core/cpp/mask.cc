@@ -140,7 +140,7 @@ void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result res
 const MaskEntry& MaskComputer::entry(const Frame& leaf, std::uint32_t root) {
   MaskCache::Key key = MaskCache::key(leaf, root, vocab_.span());
   const std::size_t h = MaskCache::KeyHash{}(key);
-  Recent& slot = recent_[(h ^ h >> 29) & (kRecent - 1)];
+  Recent& slot = recent_[(h ^ h >> 29) & (recent_.size() - 1)];
   if (slot.entry && slot.key == key) return *slot.entry;
   auto [it, fresh] = seen_.try_emplace(key, nullptr);
   if (fresh) it->second = vocab_.cache().get(key, leaf, vocab_.trie(), vocab_.size());
@@ -428,6 +428,11 @@ bool MaskComputer::compute(const Positions& closed, std::uint32_t* bits) {
   }
   drop_dead_classes(seen_, swept_size_, swept_deaths_, [&](const auto&) { dropped = true; });
   if (dropped) std::fill(recent_.begin(), recent_.end(), Recent{});
+  if (seen_.size() > recent_.size() && recent_.size() < kRecentMax) {
+    std::size_t slots = recent_.size();
+    while (slots < seen_.size() && slots < kRecentMax) slots *= 2;
+    recent_.assign(slots, Recent{});  // slots move with the size: start empty
+  }
   bits_ = bits;
   finished_ = false;
   ids_.clear();

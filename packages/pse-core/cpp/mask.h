@@ -145,7 +145,10 @@ class MaskComputer {
     MaskCache::Key key;
     const MaskEntry* entry = nullptr;
   };
-  static constexpr std::size_t kRecent = 4096;
+  /// Slots: at least kRecent, and as many as `seen_` has entries up to
+  /// kRecentMax (a 128k grammar mask asks hundreds of entries among ~19,000
+  /// an engine has seen; 4,096 slots hit 58% of them).
+  static constexpr std::size_t kRecent = 4096, kRecentMax = std::size_t{1} << 15;
   std::vector<Recent> recent_ = std::vector<Recent>(kRecent);
   std::uint64_t generation_ = 0;
   std::size_t swept_size_ = 0;      ///< `seen_` after its last sweep of dead leaf classes
