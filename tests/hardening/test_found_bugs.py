@@ -593,3 +593,21 @@ def test_ambiguous_items_do_not_multiply_the_paths(
         assert len(engine.steppers) <= most
     assert engine.has_reached_accept_state
     assert engine.get_structured_output(raise_on_error=True) == json.loads(text)
+
+
+#: Fuzz seed 32: a uniqueItems array whose items admit no value (a pattern of 8
+#: characters under maxLength 5) but which needs two of them. The plain array
+#: compiled to NeverStateMachine, but wrapped in the uniqueness check it looked
+#: like an array, so the object offered the key and then had no value for it.
+EMPTY_UNIQUE_ITEMS = {
+    "type": "string",
+    "minLength": 4,
+    "maxLength": 5,
+    "pattern": "^[0-9]{3}-[0-9]{4}$",
+}
+
+
+@pytest.mark.parametrize("prefix", ['{"a":', '{"a": [', '{"'])
+def test_a_unique_array_of_no_items_is_no_array(prefix: str) -> None:
+    array = {"type": "array", "items": EMPTY_UNIQUE_ITEMS, "minItems": 2, "uniqueItems": True}
+    _refused_or_open({"type": "object", "properties": {"a": array}}, prefix)

@@ -63,22 +63,22 @@ def build_unique(comp: Compiler, alt: ArrAlt) -> StateMachine:
         unique_check_machines,
     )
     from pse.types.json.json_array import ArraySchemaStateMachine  # noqa: PLC0415
+    from pse.types.json.machines import NeverStateMachine  # noqa: PLC0415
 
     plain = replace(alt, unique=False)
     size = None if alt.prefix else domain_size(comp, alt.items)
     if size is not None and (plain.max_items is None or plain.max_items > size):
         plain = replace(plain, max_items=size)
         if plain.min_items > size:  # more distinct items than values: a dead end
-            from pse.types.json.compiler import NeverStateMachine  # noqa: PLC0415
-
             return NeverStateMachine()
+    array = ArraySchemaStateMachine.from_alt(comp, plain)
+    if isinstance(array, NeverStateMachine):  # no array at all: wrapped, it would look like one
+        return array
     domain = None if alt.prefix else unique_check_domain(comp, alt.items)
     numbers, strings = (
         unique_check_machines(comp, alt.items) if domain is None and not alt.prefix else ([], [])
     )
-    inner = unique_items(
-        ArraySchemaStateMachine.from_alt(comp, plain), domain or (), numbers, strings
-    )
+    inner = unique_items(array, domain or (), numbers, strings)
     # An external node cannot be a grammar's root: it stands inside a graph.
     return StateMachine({0: [(inner, "$")]}, start_state=0, end_states=["$"])
 
