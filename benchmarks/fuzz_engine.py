@@ -69,6 +69,9 @@ def main() -> int:
 
     def finding(kind: str, detail: str, schema: Any) -> None:
         key = kind + ": " + detail.split(":")[0][:80]
+        if key not in findings:  # shown as found: a long run can be stopped to fix it
+            shown = json.dumps(schema)[:400]
+            print(f"  new finding: {key}\n    {detail[:300]}\n    schema: {shown}", flush=True)
         entry = findings.setdefault(key, {"count": 0, "detail": detail[:600], "schema": schema})
         entry["count"] += 1
 
