@@ -62,6 +62,21 @@ std::vector<std::int32_t> components(const std::vector<std::vector<std::int32_t>
   return component;
 }
 
+/// Mark every state that reaches a marked one (`work`: the marked states) by
+/// the moves `into[s]` lists into each state `s`.
+void mark_reaching(const std::vector<std::vector<std::int32_t>>& into,
+                   std::vector<std::uint8_t>& marked, std::vector<std::int32_t> work) {
+  while (!work.empty()) {
+    const std::int32_t s = work.back();
+    work.pop_back();
+    for (std::int32_t q : into[s])
+      if (!marked[q]) {
+        marked[q] = 1;
+        work.push_back(q);
+      }
+  }
+}
+
 /// What of a number's text decides the values beyond it in a given state:
 /// before a point or exponent, the text itself; after a point, the text less
 /// its trailing fraction zeros (`zeros` counts them); after an exponent, the
@@ -130,28 +145,21 @@ ItemValues::ItemValues(const StateMachine& machine) : cache_(std::make_unique<Ca
         next[q].push_back(s);
         into[s].push_back(static_cast<std::int32_t>(q));
       }
-  std::vector<std::int32_t> work;
   if (number_) {  // a nonzero digit read after zeros: back along zero moves
     std::vector<std::vector<std::int32_t>> zero_into(n);
+    std::vector<std::int32_t> nonzero;
     for (std::size_t q = 0; q < n; ++q) {
       if (const std::int32_t s = move(q, '0'); s >= 0) zero_into[s].push_back(static_cast<std::int32_t>(q));
       for (char b = '1'; b <= '9'; ++b)
         if (move(q, b) >= 0) nonzero_next_[q] = 1;
-      if (nonzero_next_[q]) work.push_back(static_cast<std::int32_t>(q));
+      if (nonzero_next_[q]) nonzero.push_back(static_cast<std::int32_t>(q));
     }
-    while (!work.empty()) {
-      const std::int32_t s = work.back();
-      work.pop_back();
-      for (std::int32_t q : zero_into[s])
-        if (!nonzero_next_[q]) {
-          nonzero_next_[q] = 1;
-          work.push_back(q);
-        }
-    }
+    mark_reaching(zero_into, nonzero_next_, std::move(nonzero));
   }
   // A cycle that makes new values (both ends of a move in one component),
   // then every state that reaches one.
   const std::vector<std::int32_t> component = components(next);
+  std::vector<std::int32_t> cycles;
   for (std::size_t q = 0; q < n; ++q) {
     bool cycle = false;
     if (number_) {
@@ -162,18 +170,10 @@ ItemValues::ItemValues(const StateMachine& machine) : cache_(std::make_unique<Ca
     }
     if (cycle) {
       endless_[q] = 1;
-      work.push_back(static_cast<std::int32_t>(q));
+      cycles.push_back(static_cast<std::int32_t>(q));
     }
   }
-  while (!work.empty()) {
-    const std::int32_t s = work.back();
-    work.pop_back();
-    for (std::int32_t q : into[s])
-      if (!endless_[q]) {
-        endless_[q] = 1;
-        work.push_back(q);
-      }
-  }
+  mark_reaching(into, endless_, std::move(cycles));
 }
 
 ItemValues::Position ItemValues::step(Position at, char byte) const {
