@@ -10,7 +10,6 @@ namespace pse {
 
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 
 // ---------------------------------------------------------------- numbers
