@@ -8,6 +8,7 @@ mark comes off and the test guards the fix.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -611,3 +612,33 @@ EMPTY_UNIQUE_ITEMS = {
 def test_a_unique_array_of_no_items_is_no_array(prefix: str) -> None:
     array = {"type": "array", "items": EMPTY_UNIQUE_ITEMS, "minItems": 2, "uniqueItems": True}
     _refused_or_open({"type": "object", "properties": {"a": array}}, prefix)
+
+
+def test_unique_strings_of_bounded_length_are_not_searched_text_by_text() -> None:
+    """Fuzz seed 32: strings of 4-7 characters containing an ``x`` under
+    uniqueItems. Their automaton has no cycle, so every beginning went to the
+    search of the texts beyond it, which gave up only after 4,096 of them, for
+    each allowed token of each mask (minutes per mask). The count of texts
+    without a backslash beyond a state, more than the items seen, now answers
+    at once. A guard in CPU time (it was minutes; it is milliseconds)."""
+    schema = {
+        "type": "array",
+        "items": {
+            "type": "array",
+            "items": {"type": "string", "minLength": 4, "maxLength": 7, "pattern": "x+"},
+            "minItems": 2,
+            "uniqueItems": True,
+        },
+    }
+    tokenizer = smollm2_tokenizer()
+    engine = StructuringEngine(tokenizer)
+    engine.configure(schema)
+    start = time.process_time()
+    for token_id in tokenizer.encode('[["xxxx","xxxx', add_special_tokens=False):
+        assert engine.token_bitmask().any()
+        engine.consume_token(token_id)
+    assert engine.token_bitmask().any()
+    assert time.process_time() - start < 5.0
+    assert not StateMachine.advance_all_basic(
+        schema_to_state_machine(schema).get_steppers(), '[["xxxx","xxxx"'
+    )

@@ -174,6 +174,38 @@ ItemValues::ItemValues(const StateMachine& machine) : cache_(std::make_unique<Ca
     }
   }
   mark_reaching(into, endless_, std::move(cycles));
+  if (!number_) count_raw_texts(next);
+}
+
+// Beyond a state that is not endless the moves form no cycle, so the counts
+// follow from the successors' (depth first, each state once).
+void ItemValues::count_raw_texts(const std::vector<std::vector<std::int32_t>>& next) {
+  const std::size_t n = accepting_.size();
+  std::array<std::uint32_t, 256> bytes_in{};  // bytes other than a backslash per class
+  for (int b = 0; b < 256; ++b)
+    if (b != '\\') ++bytes_in[byte_class_[b]];
+  raw_texts_.assign(n, 0);
+  std::vector<std::uint8_t> done(n, 0);
+  std::vector<std::pair<std::int32_t, std::size_t>> stack;
+  for (std::size_t root = 0; root < n; ++root) {
+    if (done[root] || endless_[root]) continue;
+    stack.emplace_back(static_cast<std::int32_t>(root), 0);
+    while (!stack.empty()) {
+      auto& [q, i] = stack.back();
+      if (i < next[q].size()) {
+        const std::int32_t s = next[q][i++];
+        if (!done[s]) stack.emplace_back(s, 0);
+        continue;
+      }
+      std::uint64_t count = accepting_[q] ? 1 : 0;
+      for (std::uint32_t c = 0; c < classes_; ++c)
+        if (const std::int32_t s = transitions_[static_cast<std::size_t>(q) * classes_ + c]; s >= 0)
+          count += static_cast<std::uint64_t>(bytes_in[c]) * raw_texts_[s];
+      raw_texts_[q] = static_cast<std::uint32_t>(std::min<std::uint64_t>(count, kMany));
+      done[q] = 1;
+      stack.pop_back();
+    }
+  }
 }
 
 ItemValues::Position ItemValues::step(Position at, char byte) const {
@@ -245,11 +277,13 @@ ItemValues::Outcome ItemValues::search(Position at, std::string_view prefix,
 }
 
 bool ItemValues::reaches_unseen(std::string_view prefix,
-                                const std::function<bool(const std::string&)>& seen) const {
+                                const std::function<bool(const std::string&)>& seen,
+                                std::size_t seen_count) const {
   Position at{transitions_.empty() ? json_string::kOpen : start_};
   for (char c : prefix) at = step(at, c);
   if (at.state < 0) return false;
   if (endless(at)) return true;
+  if (!raw_texts_.empty() && raw_texts_[at.state] > seen_count) return true;
   if (accepting(at)) {  // the beginning is a whole value already: often an unseen one
     const std::optional<std::string> key = canonical_json(prefix);
     if (key && !seen(*key)) return true;

@@ -29,10 +29,10 @@ class ItemValues {
 
   /// Whether some text the machine accepts begins with `prefix` and has a
   /// canonical key (unique_items.h's `canonical_json`) for which `seen` is
-  /// false. Exact, except that a search past limits::kMaxUniqueSearch texts
-  /// answers true.
-  bool reaches_unseen(std::string_view prefix,
-                      const std::function<bool(const std::string&)>& seen) const;
+  /// false (`seen_count`: how many keys it holds). Exact, except that a
+  /// search past limits::kMaxUniqueSearch texts answers true.
+  bool reaches_unseen(std::string_view prefix, const std::function<bool(const std::string&)>& seen,
+                      std::size_t seen_count) const;
 
  private:
   /// Where the machine stands: a DFA state, or a string's state and count.
@@ -58,6 +58,8 @@ class ItemValues {
   bool accepting(Position at) const;
   /// Infinitely many values lie beyond `at`, whatever came before.
   bool endless(Position at) const;
+  /// Fill `raw_texts_` (`next`: each state's successors).
+  void count_raw_texts(const std::vector<std::vector<std::int32_t>>& next);
 
   bool number_ = false;  ///< a DFA reading numbers (else strings)
   // kDfa
@@ -72,6 +74,11 @@ class ItemValues {
   /// Per number state: a nonzero digit can be read before any byte other than
   /// a digit (so zeros just read in a fraction are not trailing ones).
   std::vector<std::uint8_t> nonzero_next_;
+  /// Per string state that is not endless: how many texts without a backslash
+  /// it accepts (at most kMany). Such texts have distinct values, so more of
+  /// them than values seen means an unseen one, with no search.
+  std::vector<std::uint32_t> raw_texts_;
+  static constexpr std::uint32_t kMany = 1u << 30;
   // kString (when `transitions_` is empty)
   std::uint32_t min_length_ = 0, max_length_ = 0;
   std::unique_ptr<Cache> cache_;

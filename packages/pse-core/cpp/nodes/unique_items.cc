@@ -327,7 +327,7 @@ bool number_start(char c) { return c == '-' || (c >= '0' && c <= '9'); }
 /// and with a finite domain, or machines for its type, some unseen value of
 /// it must remain.
 template <class Seen>
-bool open_item(const std::string& item, const Seen& seen, const Reach& reach) {
+bool open_item(const std::string& item, const Seen& seen, std::size_t seen_count, const Reach& reach) {
   if (std::optional<std::string> key = determined_key(item); key && seen(*key)) return false;
   if (!reach.domain.empty())
     return std::any_of(reach.domain.begin(), reach.domain.end(), [&](const DomainValue& value) {
@@ -340,7 +340,7 @@ bool open_item(const std::string& item, const Seen& seen, const Reach& reach) {
     return seen(key);
   };
   return std::any_of(machines.begin(), machines.end(), [&](const ItemValues& values) {
-    return values.reaches_unseen(item, is_seen);
+    return values.reaches_unseen(item, is_seen, seen_count);
   });
 }
 
@@ -374,8 +374,9 @@ bool run(const Items& in, std::string_view bytes, Items* out, const Reach& reach
     if (ev == Event::kEndsWith && !complete(k + 1)) return false;
   }
   std::string item = s.in_item ? std::string(carried).append(bytes.substr(from, k - from)) : std::string();
+  const std::size_t seen_count = (in.keys ? in.keys->size() : 0) + added.size();
   if (s.in_item && !open_item(item, [&](const std::string& key) { return known(in.keys.get(), added, key); },
-                              reach))
+                              seen_count, reach))
     return false;
   if (!out) return true;
   out->scan = s;
