@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "automata/range_dfa.h"
 #include "nodes/string.h"
 #include "nodes/unique_items.h"
 #include "pse_core/limits.h"
@@ -62,21 +63,6 @@ std::vector<std::int32_t> components(const std::vector<std::vector<std::int32_t>
   return component;
 }
 
-/// Mark every state that reaches a marked one (`work`: the marked states) by
-/// the moves `into[s]` lists into each state `s`.
-void mark_reaching(const std::vector<std::vector<std::int32_t>>& into,
-                   std::vector<std::uint8_t>& marked, std::vector<std::int32_t> work) {
-  while (!work.empty()) {
-    const std::int32_t s = work.back();
-    work.pop_back();
-    for (std::int32_t q : into[s])
-      if (!marked[q]) {
-        marked[q] = 1;
-        work.push_back(q);
-      }
-  }
-}
-
 /// What of a number's text decides the values beyond it in a given state:
 /// before a point or exponent, the text itself; after a point, the text less
 /// its trailing fraction zeros (`zeros` counts them); after an exponent, the
@@ -127,8 +113,8 @@ ItemValues::ItemValues(const StateMachine& machine) : cache_(std::make_unique<Ca
   accepting_ = machine.accepting;
   start_ = machine.start;
   const std::size_t n = accepting_.size();
-  endless_.assign(n, 0);
-  nonzero_next_.assign(n, 0);
+  endless_.assign(n, false);
+  nonzero_next_.assign(n, false);
   if (start_ < 0) return;
   number_ = step(Position{start_}, '"').state < 0;
   std::vector<char> bytes;  // one byte per class
@@ -147,19 +133,16 @@ ItemValues::ItemValues(const StateMachine& machine) : cache_(std::make_unique<Ca
       }
   if (number_) {  // a nonzero digit read after zeros: back along zero moves
     std::vector<std::vector<std::int32_t>> zero_into(n);
-    std::vector<std::int32_t> nonzero;
     for (std::size_t q = 0; q < n; ++q) {
       if (const std::int32_t s = move(q, '0'); s >= 0) zero_into[s].push_back(static_cast<std::int32_t>(q));
       for (char b = '1'; b <= '9'; ++b)
-        if (move(q, b) >= 0) nonzero_next_[q] = 1;
-      if (nonzero_next_[q]) nonzero.push_back(static_cast<std::int32_t>(q));
+        if (move(q, b) >= 0) nonzero_next_[q] = true;
     }
-    mark_reaching(zero_into, nonzero_next_, std::move(nonzero));
+    nonzero_next_ = co_reachable(zero_into, std::move(nonzero_next_));
   }
   // A cycle that makes new values (both ends of a move in one component),
   // then every state that reaches one.
   const std::vector<std::int32_t> component = components(next);
-  std::vector<std::int32_t> cycles;
   for (std::size_t q = 0; q < n; ++q) {
     bool cycle = false;
     if (number_) {
@@ -168,12 +151,9 @@ ItemValues::ItemValues(const StateMachine& machine) : cache_(std::make_unique<Ca
     } else {
       for (std::int32_t s : next[q]) cycle = cycle || component[s] == component[q];
     }
-    if (cycle) {
-      endless_[q] = 1;
-      cycles.push_back(static_cast<std::int32_t>(q));
-    }
+    endless_[q] = cycle;
   }
-  mark_reaching(into, endless_, std::move(cycles));
+  endless_ = co_reachable(into, std::move(endless_));
   if (!number_) count_raw_texts(next);
 }
 
@@ -226,7 +206,7 @@ bool ItemValues::accepting(Position at) const {
 }
 
 bool ItemValues::endless(Position at) const {
-  if (!transitions_.empty()) return endless_[at.state] != 0;
+  if (!transitions_.empty()) return endless_[at.state];
   // Room for one more character: a million values.
   return at.state == json_string::kContent && json_string::count(at.local) < max_length_;
 }

@@ -70,10 +70,10 @@ class ItemValues {
   std::int32_t start_ = -1;
   /// Per state: a cycle that makes new values is reachable (for numbers, one
   /// through a nonzero digit; for strings, any: each adds a character).
-  std::vector<std::uint8_t> endless_;
+  std::vector<bool> endless_;
   /// Per number state: a nonzero digit can be read before any byte other than
   /// a digit (so zeros just read in a fraction are not trailing ones).
-  std::vector<std::uint8_t> nonzero_next_;
+  std::vector<bool> nonzero_next_;
   /// Per string state that is not endless: how many texts without a backslash
   /// it accepts (at most kMany). Such texts have distinct values, so more of
   /// them than values seen means an unseen one, with no search.
