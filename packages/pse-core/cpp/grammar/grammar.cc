@@ -775,8 +775,8 @@ std::uint64_t Grammar::hook_local(std::uint64_t local, std::int32_t cfg, std::ui
       local &= ~escape;
       if (b == '\n') return local;  // a line continuation: both go
       if (!dbl) local |= quoted;
-      else if (b != '$' && b != '`' && b != '"' && b != '\\') node = delimiter_node(node, '\\');
-      return (local & ~0xFFFFFFFFull) | delimiter_node(node, b);
+      else if (b != '$' && b != '`' && b != '"' && b != '\\') node = delimiters_.child(node, '\\');
+      return (local & ~0xFFFFFFFFull) | delimiters_.child(node, b);
     }
     if (b == '\'' && !dbl) return (local ^ 1ull << 61) | quoted;
     if (b == '"' && !single) return (local ^ 1ull << 59) | quoted;
@@ -786,7 +786,7 @@ std::uint64_t Grammar::hook_local(std::uint64_t local, std::int32_t cfg, std::ui
       if (b == ' ' || b == '\t') return local | blank;
       if (b == '-' && node == 0 && !(local >> 60 & 1) && !(local & blank)) return local | 1ull << 60;
     }
-    return (local & ~0xFFFFFFFFull) | delimiter_node(node, b);
+    return (local & ~0xFFFFFFFFull) | delimiters_.child(node, b);
   }
   auto col = static_cast<std::uint32_t>(local);
   auto altcol = static_cast<std::uint32_t>(local >> 32 & 0x3FFFFFFF);
@@ -1026,12 +1026,7 @@ StatePtr Grammar::finish_bash(const ParseState& ps, const LexConfig& c, std::uin
     if (has(heredoc_start_)) {
       auto node = static_cast<std::uint32_t>(local);
       if (!(local >> 62) || node == 0) return make_state(nullptr, h);
-      std::string word;
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        for (; node; node = delimiter_nodes_[node].first) word.push_back(static_cast<char>(delimiter_nodes_[node].second));
-      }
-      std::reverse(word.begin(), word.end());
+      std::string word = delimiters_.word(node);
       const auto flags = static_cast<std::uint8_t>((local >> 60 & 1 ? kHeredocDash : 0) |
                                                    (local >> 58 & 1 ? kHeredocQuoted : 0));
       h.heredocs.emplace_back(std::move(word), flags);
@@ -1041,18 +1036,61 @@ StatePtr Grammar::finish_bash(const ParseState& ps, const LexConfig& c, std::uin
   return make_state(scan(ps.set, terms), std::move(h));
 }
 
-std::uint32_t Grammar::delimiter_node(std::uint32_t parent, std::uint8_t b) const {
-  const std::uint64_t key = static_cast<std::uint64_t>(parent) << 8 | b;
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (delimiter_nodes_.empty()) delimiter_nodes_.emplace_back(0, 0);  // the empty word
-  auto [it, fresh] = delimiter_ids_.emplace(key, static_cast<std::uint32_t>(delimiter_nodes_.size()));
-  if (fresh) {
-    if (delimiter_nodes_.size() >= limits::kMaxLexerStates * 16ull)
-      throw GrammarError("heredoc delimiters read so far exceed " +
-                         std::to_string(limits::kMaxLexerStates * 16ull) + " bytes (16 x limits.kMaxLexerStates)");
-    delimiter_nodes_.emplace_back(parent, b);
+WordTrie::WordTrie() {
+  tables_.push_back(std::make_unique<Table>(64));
+  table_.store(tables_.back().get(), std::memory_order_release);
+}
+
+std::uint32_t WordTrie::find(const Table& t, std::uint32_t edge) {
+  for (std::size_t i = (edge * 0x9E3779B97F4A7C15ull) >> 32 & t.mask;; i = (i + 1) & t.mask) {
+    const std::uint64_t slot = t.slots[i].load(std::memory_order_acquire);
+    if (!slot) return 0;
+    if (slot >> 32 == edge) return static_cast<std::uint32_t>(slot);
   }
-  return it->second;
+}
+
+void WordTrie::put(Table& t, std::uint64_t slot) {
+  std::size_t i = ((slot >> 32) * 0x9E3779B97F4A7C15ull) >> 32 & t.mask;
+  while (t.slots[i].load(std::memory_order_relaxed)) i = (i + 1) & t.mask;
+  t.slots[i].store(slot, std::memory_order_release);
+}
+
+std::uint32_t WordTrie::child(std::uint32_t parent, std::uint8_t b) {
+  const std::uint32_t edge = parent << 8 | b;
+  if (std::uint32_t n = find(*table_.load(std::memory_order_acquire), edge)) return n;
+  std::lock_guard<std::mutex> lock(mutex_);
+  Table* t = tables_.back().get();
+  if (std::uint32_t n = find(*t, edge)) return n;
+  if (count_ >= kMaxNodes)
+    throw GrammarError("heredoc delimiters read so far exceed " + std::to_string(kMaxNodes) +
+                       " bytes (16 x limits.kMaxLexerStates)");
+  const std::uint32_t n = count_++;
+  auto& chunk = edges_[n >> kChunkBits];
+  if (!chunk) chunk.reset(new std::uint32_t[kChunkSize]);
+  chunk[n & (kChunkSize - 1)] = edge;
+  if (2 * count_ > t->mask + 1) {  // grow: readers go on in the old table meanwhile
+    auto bigger = std::make_unique<Table>(4 * (t->mask + 1));
+    for (std::size_t i = 0; i <= t->mask; ++i)
+      if (const std::uint64_t slot = t->slots[i].load(std::memory_order_relaxed)) put(*bigger, slot);
+    tables_.push_back(std::move(bigger));
+    t = tables_.back().get();
+  }
+  put(*t, static_cast<std::uint64_t>(edge) << 32 | n);
+  table_.store(t, std::memory_order_release);
+  return n;
+}
+
+std::string WordTrie::word(std::uint32_t node) const {
+  std::string w;
+  for (; node; node = edge(node) >> 8) w.push_back(static_cast<char>(edge(node)));
+  std::reverse(w.begin(), w.end());
+  return w;
+}
+
+std::uint32_t WordTrie::length(std::uint32_t node) const {
+  std::uint32_t n = 0;
+  for (; node; node = edge(node) >> 8) ++n;
+  return n;
 }
 
 std::uint16_t Grammar::heredoc_terminal(const std::string& delimiter, std::uint8_t flags) const {

@@ -299,6 +299,39 @@ struct LexConfig {
   LexConfig();
 };
 
+/// bash: the heredoc delimiter words read so far, interned as the nodes of a
+/// trie (0: the empty word). A mask walk inside a heredoc start asks for a
+/// child per trie edge of the vocabulary, so looking one up takes no lock: the
+/// slots are atomic, new nodes are added under a mutex, and a table that grows
+/// is replaced whole (readers may still probe the old one: it is kept).
+class WordTrie {
+ public:
+  static constexpr std::uint32_t kMaxNodes = limits::kMaxLexerStates * 16;
+  WordTrie();
+  /// The word `parent` + `b`, added if new.
+  std::uint32_t child(std::uint32_t parent, std::uint8_t b);
+  std::string word(std::uint32_t node) const;
+  std::uint32_t length(std::uint32_t node) const;
+
+ private:
+  /// Open addressing; a slot holds (parent << 8 | byte) << 32 | child, 0: free.
+  struct Table {
+    explicit Table(std::size_t size) : mask(size - 1), slots(new std::atomic<std::uint64_t>[size]()) {}
+    std::size_t mask;
+    std::unique_ptr<std::atomic<std::uint64_t>[]> slots;
+  };
+  static std::uint32_t find(const Table& t, std::uint32_t edge);
+  static void put(Table& t, std::uint64_t slot);
+  static constexpr std::uint32_t kChunkBits = 16, kChunkSize = 1u << kChunkBits;
+  std::uint32_t edge(std::uint32_t node) const { return edges_[node >> kChunkBits][node & (kChunkSize - 1)]; }
+  std::atomic<Table*> table_;
+  std::vector<std::unique_ptr<Table>> tables_;  ///< the current one last
+  /// Per node, its edge (parent << 8 | byte), in chunks that never move.
+  std::array<std::unique_ptr<std::uint32_t[]>, (kMaxNodes >> kChunkBits)> edges_;
+  std::uint32_t count_ = 1;
+  std::mutex mutex_;  ///< guards adding
+};
+
 class Grammar {
  public:
   Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::int32_t start,
@@ -377,12 +410,10 @@ class Grammar {
   static constexpr std::int32_t kSelf = -2;
   /// Lexer `local` of the hooks: bit 63, the python column (bits 0-31, tab
   /// stops of 8; bits 32-61, tab stops of 1); bit 62, the bash heredoc
-  /// delimiter being read (bits 0-31 its node in `delimiter_nodes_`, 0: none
+  /// delimiter being read (bits 0-31 its node in `delimiters_`, 0: none
   /// yet; bit 60 `<<-`, bit 61 inside '...', bit 59 inside "...", bit 58 the
   /// word has quotes or backslashes, bit 57 after a backslash, bit 56 after a blank).
   std::uint64_t hook_local(std::uint64_t local, std::int32_t cfg, std::uint8_t b) const;
-  /// bash: the delimiter word `parent` + `b`, interned (a trie of the words read).
-  std::uint32_t delimiter_node(std::uint32_t parent, std::uint8_t b) const;
   /// The terminal of the heredoc body ending at `delimiter` (kHeredoc* flags), made on first use.
   std::uint16_t heredoc_terminal(const std::string& delimiter, std::uint8_t flags) const;
   static bool is_token(TermRole role) { return role == TermRole::kNormal || role == TermRole::kHeredoc; }
@@ -449,8 +480,7 @@ class Grammar {
   mutable std::unordered_map<std::string, std::int32_t> accepted_ids_;
   mutable std::unordered_map<std::uint64_t, std::int32_t> start_configs_;
   mutable std::unordered_map<std::string, std::uint16_t> heredoc_terms_;
-  mutable std::unordered_map<std::uint64_t, std::uint32_t> delimiter_ids_;
-  mutable std::vector<std::pair<std::uint32_t, std::uint8_t>> delimiter_nodes_;  ///< (parent, byte)
+  mutable WordTrie delimiters_;
   mutable std::vector<std::unique_ptr<Terminal>> dynamic_;  ///< heredoc bodies
   mutable std::array<std::atomic<const Terminal*>, kMaxHeredocTerminals> dynamic_index_{};
   /// Completion bounds (grammar_completion.cc), made on first use: per
@@ -461,8 +491,6 @@ class Grammar {
   mutable std::vector<std::vector<std::uint32_t>> rest_len_;
   void make_bounds() const;
   std::uint32_t set_bound(const EarleySet& set) const;
-  /// bash: the length of the heredoc delimiter word at `node` (0: none yet).
-  std::uint32_t delimiter_length(std::uint32_t node) const;
   SetPtr initial_;
   StatePtr initial_state_;
   /// Keeps the latest scan results alive (memo hits in the next masks). Not

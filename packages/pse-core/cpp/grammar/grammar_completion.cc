@@ -243,13 +243,6 @@ std::uint32_t Grammar::set_bound(const EarleySet& set) const {
   return set.bound;
 }
 
-std::uint32_t Grammar::delimiter_length(std::uint32_t node) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::uint32_t length = 0;
-  for (; node; node = delimiter_nodes_[node].first) ++length;
-  return length;
-}
-
 /// One search of Grammar::shortest_completion.
 class CompletionSearch {
  public:
@@ -362,7 +355,7 @@ class CompletionSearch {
       for (auto [t, s] : g_.config(n.cfg).items)
         start_only = start_only && ((t & kShadow) || static_cast<std::int32_t>(t) == g_.heredoc_start_);
       if (start_only) {
-        extra = plus(extra, g_.delimiter_length(static_cast<std::uint32_t>(n.local)));
+        extra = plus(extra, g_.delimiters_.length(static_cast<std::uint32_t>(n.local)));
         pending = true;
       }
     }
