@@ -91,6 +91,13 @@ EarleySet::~EarleySet() {
   }
 }
 
+std::vector<std::pair<std::int32_t, std::uint32_t>> EarleySet::all_waiting() const {
+  std::vector<std::pair<std::int32_t, std::uint32_t>> all(waiting.begin(), waiting.end());
+  for (auto [nt, i] : predicted->waiting) all.emplace_back(nt, static_cast<std::uint32_t>(kernel.size()) + i);
+  std::inplace_merge(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(waiting.size()), all.end());
+  return all;
+}
+
 LexConfig::LexConfig() {
   for (auto& n : next) n.store(-2, std::memory_order_relaxed);
 }
@@ -175,12 +182,10 @@ struct EarleyBuilder {
       // A kernel item began before this set: its completion advances the
       // items of its origin that wait on its left side.
       const EarleySet* o = it.origin;
-      auto lo = std::lower_bound(o->waiting.begin(), o->waiting.end(),
-                                 std::pair<std::int32_t, std::uint32_t>{r.lhs, 0});
-      for (; lo != o->waiting.end() && lo->first == r.lhs; ++lo) {
-        const Item w = o->item(lo->second);
+      o->each_waiting(r.lhs, [&](std::uint32_t i) {
+        const Item w = o->item(i);
         add(Item{w.rule, w.dot + 1, w.origin});
-      }
+      });
     }
     const auto kernels = static_cast<std::uint32_t>(kernel.size());
     std::sort(scratch.seeds.begin(), scratch.seeds.end());
@@ -199,7 +204,7 @@ struct EarleyBuilder {
         else ++kernel_waiting;
       }
     }
-    s->waiting.reserve(kernel_waiting + p.waiting.size());
+    s->waiting.reserve(kernel_waiting);
     for (std::uint32_t i = 0; i < kernels; ++i) {
       const Item& it = kernel[i];
       const Rule& r = g.rules_[it.rule];
@@ -210,11 +215,7 @@ struct EarleyBuilder {
       }
     }
     s->complete = s->complete || p.complete;
-    const std::size_t mid = s->waiting.size();
-    for (auto [nt, i] : p.waiting) s->waiting.emplace_back(nt, kernels + i);
-    std::sort(s->waiting.begin(), s->waiting.begin() + static_cast<std::ptrdiff_t>(mid));
-    std::inplace_merge(s->waiting.begin(), s->waiting.begin() + static_cast<std::ptrdiff_t>(mid),
-                       s->waiting.end());
+    std::sort(s->waiting.begin(), s->waiting.end());
     std::sort(expected.begin(), expected.end());
     if (std::includes(p.expected.begin(), p.expected.end(), expected.begin(), expected.end())) {
       // Most kernels expect no terminal the predictions do not: the list and its id are made.

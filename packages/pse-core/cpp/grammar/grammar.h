@@ -204,9 +204,23 @@ struct EarleySet {
     const auto [rule, dot] = predicted->items[i - kernel.size()];
     return Item{rule, dot, this};
   }
-  /// (nonterminal, item index) for the items whose next symbol is that
-  /// nonterminal, sorted: completion looks them up.
+  /// (nonterminal, item index) for the kernel items whose next symbol is that
+  /// nonterminal, sorted; the predicted ones are `predicted->waiting` (not
+  /// copied into every set).
   std::vector<std::pair<std::int32_t, std::uint32_t>, Recycled<std::pair<std::int32_t, std::uint32_t>>> waiting;
+  /// Calls f(item index) for the items waiting on nonterminal `nt`: completion looks them up.
+  template <class F>
+  void each_waiting(std::int32_t nt, F&& f) const {
+    auto from = [&](const auto& list, std::uint32_t first) {
+      for (auto at = std::lower_bound(list.begin(), list.end(), std::pair<std::int32_t, std::uint32_t>{nt, 0});
+           at != list.end() && at->first == nt; ++at)
+        f(first + at->second);
+    };
+    from(waiting, 0);
+    from(predicted->waiting, static_cast<std::uint32_t>(kernel.size()));
+  }
+  /// Every (nonterminal, item index) pair of both lists, sorted.
+  std::vector<std::pair<std::int32_t, std::uint32_t>> all_waiting() const;
   /// Terminals some item expects next, sorted; interned (held by the grammar).
   std::span<const std::uint16_t> expected;
   std::int32_t expected_id = -1;  ///< `expected`'s id

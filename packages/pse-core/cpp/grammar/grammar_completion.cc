@@ -185,8 +185,9 @@ std::uint32_t Grammar::set_bound(const EarleySet& set) const {
     // done[nt]: fewest bytes that end the parse once `nt` completes here.
     // Items predicted here chain these values within the set: Dijkstra over
     // the edges lhs -> nt they make, from what earlier sets already know.
+    const std::vector<std::pair<std::int32_t, std::uint32_t>> waiting = s.all_waiting();
     std::vector<std::pair<std::int32_t, std::uint32_t>> done;
-    for (auto [nt, i] : s.waiting)
+    for (auto [nt, i] : waiting)
       if (done.empty() || done.back().first != nt) done.emplace_back(nt, kFar);
     auto slot = [&](std::int32_t nt) -> std::size_t {
       auto it = std::lower_bound(done.begin(), done.end(), std::pair<std::int32_t, std::uint32_t>{nt, 0});
@@ -198,7 +199,7 @@ std::uint32_t Grammar::set_bound(const EarleySet& set) const {
       return it != o->done.end() && it->first == nt ? it->second : kFar;
     };
     std::vector<std::vector<std::pair<std::size_t, std::uint32_t>>> edges(done.size());
-    for (auto [nt, i] : s.waiting) {
+    for (auto [nt, i] : waiting) {
       const Item w = s.item(i);
       const std::uint32_t rest = rest_len_[w.rule][w.dot + 1];
       const std::size_t k = slot(nt);
