@@ -137,8 +137,9 @@ void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result res
   slots_.insert_or_assign(hash_, s);
 }
 
-const MaskEntry& MaskComputer::entry(const Frame& leaf, std::uint32_t root) {
+const MaskEntry& MaskComputer::entry(const Frame& leaf, std::uint32_t root, bool extending) {
   MaskCache::Key key = MaskCache::key(leaf, root, vocab_.span());
+  if (extending) key.kind |= MaskCache::kExtendingExits;
   const std::size_t h = MaskCache::KeyHash{}(key);
   Recent& slot = recent_[(h ^ h >> 29) & (recent_.size() - 1)];
   if (slot.entry && slot.key == key) return *slot.entry;
@@ -233,7 +234,7 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       for (std::int32_t id : e.sparse) bits_[id >> 5] |= 1u << (id & 31);
       if (listing_) ids_.insert(ids_.end(), e.sparse.begin(), e.sparse.end());
     }
-    if (!e.lexer_groups.empty()) lexer_exits(p, e, depth);
+    if (!e.lexer_groups.empty() || e.extending_exits) lexer_exits(p, u, e, depth);
     if (e.exit_bytes.empty()) continue;
     // The rest of a token after the leaf ends goes to the stack below it.
     Arena::Mark m = arena_.mark();
@@ -324,10 +325,12 @@ void MaskComputer::exits(const Frame* p, std::uint32_t c, std::size_t depth, Pos
   }
 }
 
-void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t depth) {
+void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry& e,
+                               std::size_t depth) {
   // Exits come in groups by end state; in a group, bytes the lexeme cannot
-  // take, then bytes it can (where only positions after the grammar go on).
-  const auto& exits = e.lexer_nodes;
+  // take, then bytes it can (where only positions after the grammar go on):
+  // those of `e`, then, where a parent after the grammar goes on, those of
+  // its second entry (MaskEntry::extending_exits).
   const Frame* grammar = p->parent;
   auto after_grammar = [&](Positions& positions) {  // where the grammar has ended and a parent goes on
     Positions after;
@@ -352,8 +355,7 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
   std::array<std::int8_t, 256> follows;
   follows.fill(-1);
   const Arena::Mark start = arena_.mark();
-  if (std::any_of(e.lexer_groups.begin(), e.lexer_groups.end(),
-                  [](const auto& g) { return g.extends < g.end; })) {
+  if (e.extending_exits) {
     rt_.closure(rt_.pop(rt_.with(grammar, grammar->state, grammar->local, grammar->flags | kConsumed,
                                  grammar->hist)),
                 ended);
@@ -369,53 +371,58 @@ void MaskComputer::lexer_exits(const Frame* p, const MaskEntry& e, std::size_t d
     }
     return follows[byte] == 1;
   };
-  for (const MaskEntry::LexerGroup& g : e.lexer_groups) {
-    const std::uint32_t end = ended.empty() ? g.extends : g.end;
-    if (g.begin == g.extends) {  // every exit here needs a parent after the grammar
-      bool taken = false;
-      for (std::uint32_t k = g.begin; k < end && !taken; ++k) taken = follows_grammar(nodes_[exits[k]].byte);
-      if (!taken) continue;
-    }
-    Arena::Mark m = arena_.mark();
-    Positions& below = level(2 * depth);
-    rt_.closure(rt_.pop(rt_.with(p, g.state, g.local, p->flags | kConsumed, p->hist)), below);
-    for (std::uint32_t i = g.begin; i < end;) {
-      const bool extends = i >= g.extends;
-      if (i == g.extends) {
-        after_grammar(below);
-        if (below.empty()) break;
+  auto groups = [&](const MaskEntry& entry) {
+    const auto& exits = entry.lexer_nodes;
+    for (const MaskEntry::LexerGroup& g : entry.lexer_groups) {
+      const std::uint32_t end = ended.empty() ? g.extends : g.end;
+      if (g.begin == g.extends) {  // every exit here needs a parent after the grammar
+        bool taken = false;
+        for (std::uint32_t k = g.begin; k < end && !taken; ++k) taken = follows_grammar(nodes_[exits[k]].byte);
+        if (!taken) continue;
       }
-      const std::uint8_t byte = nodes_[exits[i]].byte;
-      const std::uint32_t stop = extends ? end : g.extends;
-      std::uint32_t k = i;
-      while (k < stop && nodes_[exits[k]].byte == byte) ++k;  // [i, k): exits before `byte`
-      if (!extends || follows_grammar(byte)) {
-        // Tokens that end with this byte need only a position that takes it
-        // (a leaf stepped stays in the closure); the closure, and the parser
-        // steps where the byte ends a lexeme, only where tokens go on.
-        bool on = false;
-        for (std::uint32_t x = i; x < k && !on; ++x) on = nodes_[exits[x]].end > exits[x] + 1;
-        Positions& stepped = level(2 * depth + 1);
-        if (on) {
-          rt_.advance(below, byte, stepped);
-        } else {
-          for (const Frame* q : below)
-            if (const Frame* s = rt_.step(q, byte)) {
-              stepped.push_back(s);
-              break;
+      Arena::Mark m = arena_.mark();
+      Positions& below = level(2 * depth);
+      rt_.closure(rt_.pop(rt_.with(p, g.state, g.local, p->flags | kConsumed, p->hist)), below);
+      for (std::uint32_t i = g.begin; i < end;) {
+        const bool extends = i >= g.extends;
+        if (i == g.extends) {
+          after_grammar(below);
+          if (below.empty()) break;
+        }
+        const std::uint8_t byte = nodes_[exits[i]].byte;
+        const std::uint32_t stop = extends ? end : g.extends;
+        std::uint32_t k = i;
+        while (k < stop && nodes_[exits[k]].byte == byte) ++k;  // [i, k): exits before `byte`
+        if (!extends || follows_grammar(byte)) {
+          // Tokens that end with this byte need only a position that takes it
+          // (a leaf stepped stays in the closure); the closure, and the parser
+          // steps where the byte ends a lexeme, only where tokens go on.
+          bool on = false;
+          for (std::uint32_t x = i; x < k && !on; ++x) on = nodes_[exits[x]].end > exits[x] + 1;
+          Positions& stepped = level(2 * depth + 1);
+          if (on) {
+            rt_.advance(below, byte, stepped);
+          } else {
+            for (const Frame* q : below)
+              if (const Frame* s = rt_.step(q, byte)) {
+                stepped.push_back(s);
+                break;
+              }
+          }
+          if (!stepped.empty())
+            for (std::uint32_t x = i; x < k; ++x) {
+              const std::uint32_t d = exits[x];
+              mark(d);
+              if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
             }
         }
-        if (!stepped.empty())
-          for (std::uint32_t x = i; x < k; ++x) {
-            const std::uint32_t d = exits[x];
-            mark(d);
-            if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
-          }
+        i = k;
       }
-      i = k;
+      arena_.rewind(m);
     }
-    arena_.rewind(m);
-  }
+  };
+  groups(e);
+  if (!ended.empty()) groups(entry(*p, u, true));
   arena_.rewind(start);
 }
 

@@ -120,13 +120,15 @@ class MaskComputer {
   void external(const Frame* f, std::uint32_t u);
   /// The mask of a native checked node's stepper `f`; false for other externals.
   bool checked(const Frame* f, std::uint32_t u, std::size_t depth);
-  /// The exits of a lexer leaf: one stack below per state the lexeme ended in.
-  void lexer_exits(const Frame* p, const MaskEntry& e, std::size_t depth);
+  /// The exits of lexer leaf `p` below trie node `u` (its entry `e`): one stack
+  /// below per state the lexeme ended in.
+  void lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry& e, std::size_t depth);
   void mark(std::uint32_t node);
   /// Bytes some position of `set` may take next (a superset).
   static ByteSet first_bytes(const Positions& set);
   Positions& level(std::size_t depth);
-  const MaskEntry& entry(const Frame& leaf, std::uint32_t root);
+  /// `extending`: a lexer leaf's second entry (MaskEntry::extending_exits).
+  const MaskEntry& entry(const Frame& leaf, std::uint32_t root, bool extending = false);
 
   const Vocabulary& vocab_;
   const std::vector<TrieMap::Node>& nodes_;

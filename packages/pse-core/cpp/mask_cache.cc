@@ -18,6 +18,10 @@ struct Builder {
   const Frame& leaf;
   const std::vector<TrieMap::Node>& nodes;
   const TrieMap& trie;
+  /// Lexer leaves: record the exits before bytes that extend the lexeme
+  /// (and nothing else), instead of the tokens and the other exits.
+  bool extending = false;
+  std::uint32_t extending_left = 0;  ///< those not recorded
   std::vector<std::int32_t> inside;
   std::vector<std::uint32_t> exits;      ///< trie nodes
   std::vector<std::uint8_t> exit_bytes;  ///< their bytes
@@ -25,6 +29,7 @@ struct Builder {
     std::int32_t state;
     std::uint64_t local;
     std::uint32_t node;
+    std::uint8_t byte;  ///< the node's (sorting reads it here, not in the trie)
     bool extends;
   };
   std::vector<LexerExit> lexer_exits;
@@ -40,7 +45,7 @@ struct Builder {
     std::uint64_t l = local;
     if (!leaf::step(leaf.kind, *leaf.node, s, l, byte)) return;
     const TrieMap::Node& n = nodes[c];
-    inside.insert(inside.end(), trie.ids(n), trie.ids(n) + (n.ids_end - n.ids_begin));
+    if (!extending) inside.insert(inside.end(), trie.ids(n), trie.ids(n) + (n.ids_end - n.ids_begin));
     if (n.end == c + 1) return;  // no children
     if (leaf::accepting(leaf.kind, *leaf.node, s, l)) {
       const TrieMap::Children cs = trie.children(c);
@@ -52,7 +57,8 @@ struct Builder {
           // Inside the grammar a lexeme never ends before a byte that extends
           // it (maximal munch); only a parent after the grammar may take it.
           const bool extends = leaf.node->grammar->munches(s, cs.bytes[k]);
-          lexer_exits.push_back({s, l, cs.nodes[k], extends});
+          if (extends == extending) lexer_exits.push_back({s, l, cs.nodes[k], cs.bytes[k], extends});
+          else extending_left += extends;
         }
       }
     }
@@ -290,7 +296,7 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
         exit_bytes.push_back(nodes[p.exit_nodes[i]].byte);
       }
   } else {
-    Builder b{leaf, nodes, trie, {}, {}, {}, {}};
+    Builder b{leaf, nodes, trie, (key.kind & kExtendingExits) != 0};
     // A DFA from the root: the tokens of its state's run come from the
     // vocabulary's index of the run's byte set; only the trie nodes that
     // leave the set, or go past the run, are stepped.
@@ -327,11 +333,11 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
       if (from_index) entry->sparse.assign(index->ids.begin(), index->ids.begin() + from_index);
       entry->sparse.insert(entry->sparse.end(), b.inside.begin(), b.inside.end());
     }
-    std::sort(b.lexer_exits.begin(), b.lexer_exits.end(), [&](const auto& x, const auto& y) {
+    std::sort(b.lexer_exits.begin(), b.lexer_exits.end(), [](const auto& x, const auto& y) {
       if (x.state != y.state) return x.state < y.state;
       if (x.local != y.local) return x.local < y.local;
       if (x.extends != y.extends) return y.extends;
-      if (nodes[x.node].byte != nodes[y.node].byte) return nodes[x.node].byte < nodes[y.node].byte;
+      if (x.byte != y.byte) return x.byte < y.byte;
       return x.node < y.node;
     });
     const auto& lexer = b.lexer_exits;
@@ -345,6 +351,7 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
       ++g.end;
       entry->lexer_nodes.push_back(lexer[i].node);
     }
+    entry->extending_exits = b.extending_left;
     exits = std::move(b.exits);
     exit_bytes = std::move(b.exit_bytes);
   }

@@ -151,3 +151,33 @@ def test_parent_may_take_bytes_the_last_lexeme_could_extend() -> None:
             assert (bits[tid >> 5] >> np.uint32(tid & 31)) & 1, vocab.token_bytes(tid)
             engine.consume_token(tid)
         assert engine.has_reached_accept_state
+
+
+def test_masks_after_a_lexeme_a_parent_may_cut_short_are_exact() -> None:
+    """Where the last lexeme could take a byte but a parent after the grammar
+    may take it instead, the mask holds exactly the tokens some parse
+    continues with (checked token by token against consumption). `day` at the
+    start is one: `d`, then the parent's `ay.` (`y` is no WORD byte)."""
+    words = LarkGrammar("words", 'start: WORD (" " WORD)*\nWORD: /[a-m]+/')
+    sm = StateMachine(
+        {0: [(LarkGrammarStateMachine(words), 1)], 1: [(PhraseStateMachine("ay."), "$")]}
+    )
+    assert accepts(sm, "day.") and accepts(sm, "be day.") and not accepts(sm, "d ay.")
+    tokenizer = smollm2_tokenizer()
+    engine = StructuringEngine(tokenizer)
+    vocab = engine.native_vocabulary
+    plain = set(b"abcdefghijklmnopqrstuvwxyz .")
+    day = tokenizer.convert_tokens_to_ids("day")
+    for done in ("", "d", "be", "be d", "be da"):
+        engine.configure(sm)
+        for tid in tokenizer.encode(done, add_special_tokens=False):
+            engine.consume_token(tid)
+        bits = engine.token_bitmask()
+        allowed = set(np.flatnonzero(np.unpackbits(bits.view(np.uint8), bitorder="little")))
+        expected = set()
+        for tid in range(tokenizer.vocab_size):
+            tok = vocab.token_bytes(tid)
+            if tok and set(tok) <= plain and viable(sm, done + tok.decode()):
+                expected.add(tid)
+        assert allowed == expected, (done, sorted(allowed ^ expected)[:10])
+        assert day in allowed, done  # only by the grammar ending before its `a`

@@ -41,6 +41,12 @@ struct MaskEntry {
   };
   std::vector<LexerGroup> lexer_groups;
   std::vector<std::uint32_t> lexer_nodes;
+  /// A lexer leaf's entry holds only the exits before bytes the lexeme cannot
+  /// take; those before bytes it can (nearly all of them after an
+  /// identifier: every node below it) are of use only where a parent after
+  /// the grammar takes the byte, and lie in a second entry, built when a mask
+  /// first needs it (key kind | MaskCache::kExtendingExits). This counts them.
+  std::uint32_t extending_exits = 0;
   std::size_t bytes() const;
 };
 
@@ -57,10 +63,14 @@ class MaskCache {
     std::size_t operator()(const Key& k) const;
   };
   static Key key(const Frame& leaf, std::uint32_t root, std::uint32_t span);
+  /// In a key's kind: the entry of a lexer leaf's exits before bytes that
+  /// extend the lexeme (MaskEntry::extending_exits), and nothing else.
+  static constexpr std::int32_t kExtendingExits = 1 << 16;
 
   /// The default of `limit()`: 1 GiB. A grammar's working set is large (the
-  /// Python grammar walking 2,000 tokens holds about 170 MiB of entries at
-  /// 49k), so a small bound would recompute its masks at every token.
+  /// Python grammar walking this repository's code, 3,000 tokens, holds about
+  /// 6 MiB of entries at 49k and 15 MiB at 128k; Bash 7 MiB at 128k), so a
+  /// small bound would recompute its masks at every token.
   static constexpr std::size_t kDefaultBytes = std::size_t{1} << 30;
   /// At most this many bytes of entries (MaskEntry::bytes()): an entry that
   /// would pass it empties the cache first. Entries depend only on their key,
