@@ -89,6 +89,7 @@ Engine::Engine(VocabPtr v, bool multi, int max_resample)
 
 void Engine::set_state_machine(SMPtr machine) {
   machine_ = std::move(machine);
+  if (masker_) masker_->memo().switch_to(machine_.get());
   reset(false);
   update_sharing();
 }

@@ -43,6 +43,12 @@ void MaskMemo::forget_masks() {
   bytes_ = 0;
 }
 
+void MaskMemo::switch_to(const StateMachine* machine) {
+  if (std::none_of(owners_.begin(), owners_.end(),
+                   [machine](const SMPtr& m) { return m.get() == machine; }))
+    forget();
+}
+
 bool MaskMemo::prepare(const std::vector<PathPtr>& paths, std::uint32_t span) {
   const std::uint64_t edits = machine_edits.load(std::memory_order_relaxed);
   if (edits != edits_) {

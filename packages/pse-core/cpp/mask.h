@@ -56,6 +56,10 @@ class MaskMemo {
   /// is not looked for in the words.
   void remember(const std::uint32_t* bits, std::size_t words, Result result,
                 const std::vector<std::int32_t>* ids = nullptr);
+  /// The engine moved to `machine`: unless the masks kept are its, let go of
+  /// them now, with the machines they hold, which may be the last holders
+  /// (the old machine's teardown is the switch's, not the new first mask's).
+  void switch_to(const StateMachine* machine);
 
  private:
   /// A remembered mask: its key is keys_[key_at, key_at + key_size), and
