@@ -4,6 +4,7 @@
 #include <array>
 #include <string_view>
 
+#include "grammar/grammar.h"
 #include "nodes/leaf.h"
 #include "pse_core/class_index.h"
 #include "pse_core/limits.h"
@@ -41,28 +42,36 @@ struct Builder {
 
   /// Trie node `c` (of byte `byte`), whose parent the leaf reached in (state, local).
   void child(std::uint32_t c, std::uint8_t byte, std::int32_t state, std::uint64_t local) {
-    std::int32_t s = state;
-    std::uint64_t l = local;
-    if (!leaf::step(leaf.kind, *leaf.node, s, l, byte)) return;
+    if (leaf::step(leaf.kind, *leaf.node, state, local, byte)) reached(c, state, local);
+  }
+
+  /// Trie node `c`, which the leaf reached in (state, local).
+  void reached(std::uint32_t c, std::int32_t s, std::uint64_t l) {
     const TrieMap::Node& n = nodes[c];
     if (!extending) inside.insert(inside.end(), trie.ids(n), trie.ids(n) + (n.ids_end - n.ids_begin));
     if (n.end == c + 1) return;  // no children
-    if (leaf::accepting(leaf.kind, *leaf.node, s, l)) {
-      const TrieMap::Children cs = trie.children(c);
-      if (leaf.kind != Kind::kLexer) {
-        exits.insert(exits.end(), cs.nodes, cs.nodes + cs.size);
-        exit_bytes.insert(exit_bytes.end(), cs.bytes, cs.bytes + cs.size);
-      } else {
-        for (std::uint32_t k = 0; k < cs.size; ++k) {
-          // Inside the grammar a lexeme never ends before a byte that extends
-          // it (maximal munch); only a parent after the grammar may take it.
-          const bool extends = leaf.node->grammar->munches(s, cs.bytes[k]);
-          if (extends == extending) lexer_exits.push_back({s, l, cs.nodes[k], cs.bytes[k], extends});
-          else extending_left += extends;
-        }
-      }
+    if (!leaf::accepting(leaf.kind, *leaf.node, s, l)) return walk(c, s, l);
+    const TrieMap::Children cs = trie.children(c);
+    if (leaf.kind != Kind::kLexer) {
+      exits.insert(exits.end(), cs.nodes, cs.nodes + cs.size);
+      exit_bytes.insert(exit_bytes.end(), cs.bytes, cs.bytes + cs.size);
+      return walk(c, s, l);
     }
-    walk(c, s, l);
+    const grammar::Grammar& g = *leaf.node->grammar;
+    for (std::uint32_t k = 0; k < cs.size; ++k) {
+      // Each child is an exit. Inside the grammar a lexeme never ends before
+      // a byte that extends it (maximal munch, Grammar::munches: a byte the
+      // lexeme takes, but for a backslash under the bash hook); only a parent
+      // after the grammar may take it.
+      const std::uint8_t b = cs.bytes[k];
+      std::int32_t t = s;
+      std::uint64_t m = l;
+      const bool takes = g.lex_step(t, m, b);
+      const bool extends = takes && (b != '\\' || g.munches(s, b));
+      if (extends == extending) lexer_exits.push_back({s, l, cs.nodes[k], b, extends});
+      else extending_left += extends;
+      if (takes) reached(cs.nodes[k], t, m);
+    }
   }
 };
 
