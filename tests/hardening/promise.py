@@ -154,14 +154,19 @@ class Unjudged(ValueError):
 
 
 def exact_json(text: str) -> Any:
-    """``text`` decoded with integral numbers as exact ints (``1E+30`` included);
+    """``text`` decoded with integral numbers as exact ints (``1E+30`` included)
+    and the others as floats, but for a fraction that a double rounds to an
+    integer (``1e29 + 0.1``): a ``Decimal``, a number that is no integer;
     raises ``Unjudged`` past ``MAX_EXACT_EXPONENT``."""
 
     def number(literal: str) -> Any:
         if abs(Decimal(literal).adjusted()) > MAX_EXACT_EXPONENT:
             raise Unjudged(f"{literal[:40]}: exponent beyond {MAX_EXACT_EXPONENT}")
         value = Fraction(literal)
-        return value.numerator if value.denominator == 1 else float(literal)
+        if value.denominator == 1:
+            return value.numerator
+        rounded = float(literal)
+        return Decimal(literal) if rounded.is_integer() else rounded
 
     return json.loads(text, parse_float=number)
 

@@ -292,6 +292,24 @@ def test_a_huge_exponent_is_not_read_exactly() -> None:
     assert exact_json("1e1000") == 10**1000
 
 
+def test_a_fraction_a_double_rounds_to_an_integer_is_no_integer() -> None:
+    """Fuzz seed 33 flagged ``100000011101001111101011000011.1`` under ``not:
+    {type: [integer, boolean]}``: the engine was right (the number has a
+    fraction), the checker read it as the double 1.000000111010011e+29, which
+    is integral."""
+    schema = {"not": {"type": ["integer", "boolean"]}}
+    text = "100000011101001111101011000011.1"
+    assert not Draft202012Validator(schema).is_valid(json.loads(text))  # the double's verdict
+    assert validator(schema).is_valid(exact_json(text))
+    assert validator({"type": "number", "minimum": 1e29}).is_valid(exact_json(text))
+    assert not validator(schema).is_valid(exact_json("100000011101001111101011000011.0"))
+    engine = StructuringEngine(smollm2_tokenizer())
+    engine.configure(schema)
+    assert engine.consume_text(text) and engine.has_reached_accept_state
+    engine.reset(False)
+    assert not (engine.consume_text(text[:-2]) and engine.has_reached_accept_state)
+
+
 def test_a_float_const_is_its_decimal() -> None:
     """The long fuzz run flagged ``[-69624700533709950]`` under ``const
     [-6.962470053370995e+16]``: the engine was right (the const's decimal is that
