@@ -18,7 +18,8 @@ namespace {
 /// Whether some position of `set` takes byte `b`, as Runtime::advance steps
 /// them: below a leaf that ends mid-token most bytes the trie offers are
 /// taken by no position (a first walk's masks try ~20 such bytes each), and
-/// testing them here costs no call, no level and no closure.
+/// testing them here costs no call, no level and no closure. When it holds,
+/// advance() on `b` is never empty (a stepped leaf stays in its closure).
 bool takes_byte(const Positions& set, std::uint8_t b) {
   for (const Frame* q : set) {
     std::int32_t state;
@@ -250,13 +251,17 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
     for (std::size_t k = 0; k < e.exit_bytes.size(); ++k) {
       const std::uint8_t b = e.exit_bytes[k];
       if (!((takes[b >> 6] >> (b & 63)) & 1) || !takes_byte(below, b)) continue;
-      Positions& stepped = level(2 * depth + 1);
-      rt_.advance(below, b, stepped);
-      if (stepped.empty()) continue;
+      // A position takes `b`: tokens that end with it need no closure after it.
+      Positions* stepped = nullptr;
       for (std::uint32_t i = e.exit_begin[k]; i < e.exit_begin[k + 1]; ++i) {
         std::uint32_t d = e.exit_nodes[i];
         mark(d);
-        if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
+        if (nodes_[d].end == d + 1) continue;
+        if (!stepped) {
+          stepped = &level(2 * depth + 1);
+          rt_.advance(below, b, *stepped);
+        }
+        explore(d, *stepped, depth + 1);
       }
     }
     arena_.rewind(m);
@@ -322,12 +327,13 @@ void MaskComputer::exits(const Frame* p, std::uint32_t c, std::size_t depth, Pos
     }
     const std::uint8_t b = ds.bytes[k];
     if (!((takes[b >> 6] >> (b & 63)) & 1) || !takes_byte(*below, b)) continue;
-    Positions& stepped = level(2 * depth + 1);
-    rt_.advance(*below, b, stepped);
-    if (stepped.empty()) continue;
+    // A position takes `b`: a token that ends with it needs no closure after it.
     const std::uint32_t d = ds.nodes[k];
     mark(d);
-    if (nodes_[d].end > d + 1) explore(d, stepped, depth + 1);
+    if (nodes_[d].end == d + 1) continue;
+    Positions& stepped = level(2 * depth + 1);
+    rt_.advance(*below, b, stepped);
+    explore(d, stepped, depth + 1);
   }
 }
 
