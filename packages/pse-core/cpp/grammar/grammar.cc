@@ -565,7 +565,7 @@ SetPtr Grammar::scan(const SetPtr& set, const std::vector<std::uint16_t>& terms)
     return nullptr;
   const std::uint64_t memo_key = scan_key(terms);
   {
-    std::lock_guard<std::mutex> lock(set->memo_mutex);
+    std::lock_guard<SpinLock> lock(set->memo_lock);
     for (std::size_t i = 0; i < set->memo.size(); ++i)
       if (set->memo[i].first == memo_key) {
         if (SetPtr hit = set->memo[i].second.lock()) return hit;
@@ -605,7 +605,7 @@ SetPtr Grammar::scan(const SetPtr& set, const std::vector<std::uint16_t>& terms)
     std::lock_guard<std::mutex> lock(mutex_);
     dropped = std::exchange(recent_[recent_next_++ % recent_.size()], out);
   }
-  std::lock_guard<std::mutex> lock(set->memo_mutex);
+  std::lock_guard<SpinLock> lock(set->memo_lock);
   for (std::size_t i = 0; i < set->memo.size(); ++i)
     if (auto& [key, weak] = set->memo[i]; key == memo_key) {
       if (SetPtr hit = weak.lock()) return hit;
@@ -937,13 +937,13 @@ StatePtr Grammar::finish_lexeme(const ParseState& ps, std::int32_t cfg, std::uin
                                     : (1ull << 32) | static_cast<std::uint32_t>(cfg);
   const std::uint64_t hook = c.plain || !(local >> 62) ? 0 : local;
   {
-    std::lock_guard<std::mutex> lock(ps.next_mutex);
+    std::lock_guard<SpinLock> lock(ps.next_lock);
     for (std::size_t i = 0; i < ps.next.size(); ++i)
       if (const auto& n = ps.next[i]; n.key == key && n.local == hook)
         if (StatePtr hit = n.state.lock()) return hit;
   }
   StatePtr out = finish_new(ps, c, local);
-  std::lock_guard<std::mutex> lock(ps.next_mutex);
+  std::lock_guard<SpinLock> lock(ps.next_lock);
   for (std::size_t i = 0; i < ps.next.size(); ++i)
     if (auto& n = ps.next[i]; n.key == key && n.local == hook) {
       if (StatePtr hit = n.state.lock()) return hit;

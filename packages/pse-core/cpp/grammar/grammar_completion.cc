@@ -235,7 +235,7 @@ std::uint32_t Grammar::set_bound(const EarleySet& set) const {
                             : earlier(it.origin, rules_[it.rule].lhs);
       bound = std::min(bound, plus(rest_len_[it.rule][it.dot], after));
     }
-    std::lock_guard<std::mutex> lock(s.memo_mutex);
+    std::lock_guard<SpinLock> lock(s.memo_lock);
     if (s.bounded.load(std::memory_order_relaxed)) continue;
     s.done = std::move(done);
     s.bound = bound;
