@@ -262,9 +262,9 @@ def main() -> None:
             f"| {c['native_ms']:.2f} |"
         )
     print("\n## Mask latency (µs), walking the text token by token\n")
-    head = ["cold mean", "cold p50", "cold p99", "warm mean", "warm p50", "warm p99"]
+    head = ["cold mean", "cold p50", "cold p99", "warm mean", "warm p50", "warm p99", "cache MiB"]
     row("tokenizer", "grammar", "tokens", "engine", *head)
-    row("---", "---", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:")
+    row("---", "---", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:")
     for tok_name, path in TOKENIZERS.items():
         tokenizer = AutoTokenizer.from_pretrained(str(path))
         engine = StructuringEngine(tokenizer)
@@ -278,16 +278,19 @@ def main() -> None:
                 ids_per_text.append(ids)
                 total += len(ids)
             machine = LarkGrammarStateMachine(grammar)
+            cache_before = engine.native_vocabulary.mask_cache_bytes
             cold = [x for ids in ids_per_text for x in walk_pse(engine, machine, ids)]
             warm = [x for ids in ids_per_text for x in walk_pse(engine, machine, ids)]
+            cache_mib = (engine.native_vocabulary.mask_cache_bytes - cache_before) / 2**20
             c, w = summary(cold), summary(warm)
             record = {"tokenizer": tok_name, "grammar": name, "engine": "pse", "tokens": total}
+            record["cache_mib"] = cache_mib
             record |= {f"cold_{k}": v for k, v in c.items()} | {
                 f"warm_{k}": v for k, v in w.items()
             }
             results["masks"].append(record)
             figures = [f"{x[k]:.0f}" for x in (c, w) for k in ("mean_us", "p50_us", "p99_us")]
-            row(tok_name, name, total, "pse", *figures)
+            row(tok_name, name, total, "pse", *figures, f"{cache_mib:.1f}")
             if llg is None:
                 continue
             lark_text = llg.grammar_from("lark", text)
@@ -305,7 +308,7 @@ def main() -> None:
             llg_record = {"tokenizer": tok_name, "grammar": name, "engine": "llg", "tokens": total}
             results["masks"].append(llg_record | s)
             figures = [f"{s[k]:.0f}" for k in ("mean_us", "p50_us", "p99_us")]
-            row(tok_name, name, total, "llguidance", *figures, "", "", "")
+            row(tok_name, name, total, "llguidance", *figures, "", "", "", "")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     save(results, args.clock)
@@ -327,11 +330,13 @@ def save(results: dict[str, Any], clock: str) -> None:
         for k in ("mean_us", "p50_us", "p99_us"):
             row[k] = round(r[warm + k])
             row["cold_" + k] = round(r["cold_" + k]) if warm else None
+        row["cache_mib"] = round(r["cache_mib"], 1) if warm else None
         mask_rows.append(row)
     save_table(
         "grammar-masks",
         mask_rows,
-        notes=f"µs per mask walking real code ({clock} clock); pse: warm cache, cold_*: first walk",
+        notes=f"µs per mask walking real code ({clock} clock); pse: warm cache, cold_*: first "
+        "walk, cache_mib: the mask-cache entries the two walks built",
     )
 
 
