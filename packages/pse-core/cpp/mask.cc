@@ -241,7 +241,8 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       for (std::int32_t id : e.sparse) bits_[id >> 5] |= 1u << (id & 31);
       if (listing_) ids_.insert(ids_.end(), e.sparse.begin(), e.sparse.end());
     }
-    if (!e.lexer_groups.empty() || e.extending_exits) lexer_exits(p, u, e, depth);
+    if (!e.lexer_groups.empty() || e.extending_bytes != MaskEntry{}.extending_bytes)
+      lexer_exits(p, u, e, depth);
     if (e.exit_bytes.empty()) continue;
     // The rest of a token after the leaf ends goes to the stack below it.
     Arena::Mark m = arena_.mark();
@@ -342,7 +343,7 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
   // Exits come in groups by end state; in a group, bytes the lexeme cannot
   // take, then bytes it can (where only positions after the grammar go on):
   // those of `e`, then, where a parent after the grammar goes on, those of
-  // its second entry (MaskEntry::extending_exits).
+  // its second entry (MaskEntry::extending_bytes).
   const Frame* grammar = p->parent;
   auto after_grammar = [&](Positions& positions) {  // where the grammar has ended and a parent goes on
     Positions after;
@@ -367,7 +368,8 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
   std::array<std::int8_t, 256> follows;
   follows.fill(-1);
   const Arena::Mark start = arena_.mark();
-  if (e.extending_exits) {
+  const ByteSet extending = e.extending_bytes;
+  if (extending != ByteSet{}) {
     rt_.closure(rt_.pop(rt_.with(grammar, grammar->state, grammar->local, grammar->flags | kConsumed,
                                  grammar->hist)),
                 ended);
@@ -385,11 +387,25 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
   };
   auto groups = [&](const MaskEntry& entry) {
     const auto& exits = entry.lexer_nodes;
+    auto byte = [&](std::uint32_t x) { return nodes_[exits[x]].byte; };
+    // The end of the run of exits [x, stop) shares x's byte (exits come by byte):
+    // a binary search, as a run a parent does not take (every identifier byte
+    // after an identifier, where a fence follows the grammar) is skipped whole.
+    auto run_end = [&](std::uint32_t x, std::uint32_t stop) {
+      const std::uint8_t b = byte(x);
+      std::uint32_t lo = x + 1, hi = stop;
+      while (lo < hi) {
+        const std::uint32_t mid = lo + (hi - lo) / 2;
+        if (byte(mid) == b) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
     for (const MaskEntry::LexerGroup& g : entry.lexer_groups) {
       const std::uint32_t end = ended.empty() ? g.extends : g.end;
       if (g.begin == g.extends) {  // every exit here needs a parent after the grammar
         bool taken = false;
-        for (std::uint32_t k = g.begin; k < end && !taken; ++k) taken = follows_grammar(nodes_[exits[k]].byte);
+        for (std::uint32_t k = g.begin; k < end && !taken; k = run_end(k, end)) taken = follows_grammar(byte(k));
         if (!taken) continue;
       }
       Arena::Mark m = arena_.mark();
@@ -401,11 +417,9 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
           after_grammar(below);
           if (below.empty()) break;
         }
-        const std::uint8_t byte = nodes_[exits[i]].byte;
-        const std::uint32_t stop = extends ? end : g.extends;
-        std::uint32_t k = i;
-        while (k < stop && nodes_[exits[k]].byte == byte) ++k;  // [i, k): exits before `byte`
-        if (!extends || follows_grammar(byte)) {
+        const std::uint8_t b = byte(i);
+        const std::uint32_t k = run_end(i, extends ? end : g.extends);  // [i, k): exits before `b`
+        if (!extends || follows_grammar(b)) {
           // Tokens that end with this byte need only a position that takes it
           // (a leaf stepped stays in the closure); the closure, and the parser
           // steps where the byte ends a lexeme, only where tokens go on.
@@ -413,10 +427,10 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
           for (std::uint32_t x = i; x < k && !on; ++x) on = nodes_[exits[x]].end > exits[x] + 1;
           Positions& stepped = level(2 * depth + 1);
           if (on) {
-            rt_.advance(below, byte, stepped);
+            rt_.advance(below, b, stepped);
           } else {
             for (const Frame* q : below)
-              if (const Frame* s = rt_.step(q, byte)) {
+              if (const Frame* s = rt_.step(q, b)) {
                 stepped.push_back(s);
                 break;
               }
@@ -434,7 +448,15 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
     }
   };
   groups(e);
-  if (!ended.empty()) groups(entry(*p, u, true));
+  // The second entry, where a byte that would extend a lexeme here may follow the grammar.
+  if (!ended.empty()) {
+    const ByteSet after = first_bytes(ended);
+    bool taken = false;
+    for (std::size_t w = 0; w < 4 && !taken; ++w)
+      for (std::uint64_t bits = after[w] & extending[w]; bits && !taken; bits &= bits - 1)
+        taken = follows_grammar(static_cast<std::uint8_t>(w * 64 + __builtin_ctzll(bits)));
+    if (taken) groups(entry(*p, u, true));
+  }
   arena_.rewind(start);
 }
 

@@ -131,7 +131,7 @@ class MaskComputer {
   /// Bytes some position of `set` may take next (a superset).
   static ByteSet first_bytes(const Positions& set);
   Positions& level(std::size_t depth);
-  /// `extending`: a lexer leaf's second entry (MaskEntry::extending_exits).
+  /// `extending`: a lexer leaf's second entry (MaskEntry::extending_bytes).
   const MaskEntry& entry(const Frame& leaf, std::uint32_t root, bool extending = false);
 
   const Vocabulary& vocab_;

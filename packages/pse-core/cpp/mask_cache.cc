@@ -22,7 +22,7 @@ struct Builder {
   /// Lexer leaves: record the exits before bytes that extend the lexeme
   /// (and nothing else), instead of the tokens and the other exits.
   bool extending = false;
-  std::uint32_t extending_left = 0;  ///< those not recorded
+  std::array<std::uint64_t, 4> extending_left{};  ///< the bytes of those not recorded
   std::vector<std::int32_t> inside;
   std::vector<std::uint32_t> exits;      ///< trie nodes
   std::vector<std::uint8_t> exit_bytes;  ///< their bytes
@@ -69,7 +69,7 @@ struct Builder {
       const bool takes = g.lex_step(t, m, b);
       const bool extends = takes && (b != '\\' || g.munches(s, b));
       if (extends == extending) lexer_exits.push_back({s, l, cs.nodes[k], b, extends});
-      else extending_left += extends;
+      else if (extends) extending_left[b >> 6] |= std::uint64_t{1} << (b & 63);
       if (takes) reached(cs.nodes[k], t, m);
     }
   }
@@ -360,7 +360,7 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
       ++g.end;
       entry->lexer_nodes.push_back(lexer[i].node);
     }
-    entry->extending_exits = b.extending_left;
+    entry->extending_bytes = b.extending_left;
     exits = std::move(b.exits);
     exit_bytes = std::move(b.exit_bytes);
   }

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -45,8 +46,10 @@ struct MaskEntry {
   /// take; those before bytes it can (nearly all of them after an
   /// identifier: every node below it) are of use only where a parent after
   /// the grammar takes the byte, and lie in a second entry, built when a mask
-  /// first needs it (key kind | MaskCache::kExtendingExits). This counts them.
-  std::uint32_t extending_exits = 0;
+  /// first needs it (key kind | MaskCache::kExtendingExits). These are their
+  /// bytes (bit b of word b / 64), so that a mask sees at once when no byte
+  /// after the grammar is among them.
+  std::array<std::uint64_t, 4> extending_bytes{};
   std::size_t bytes() const;
 };
 
@@ -64,7 +67,7 @@ class MaskCache {
   };
   static Key key(const Frame& leaf, std::uint32_t root, std::uint32_t span);
   /// In a key's kind: the entry of a lexer leaf's exits before bytes that
-  /// extend the lexeme (MaskEntry::extending_exits), and nothing else.
+  /// extend the lexeme (MaskEntry::extending_bytes), and nothing else.
   static constexpr std::int32_t kExtendingExits = 1 << 16;
 
   /// The default of `limit()`: 1 GiB. A grammar's working set is large (the
