@@ -11,7 +11,8 @@ uses a new state machine (its mask-cache entries start empty: "cold"); a second
 walk of the same machine is "warm".
 
 Workloads: Python = this repository's own source files (PythonGrammar, the
-native "python" lexer hook); Bash = the Bash snippets of
+native "python" lexer hook), alone and, as "python-fenced", each file inside a
+```python fence (EncapsulatedStateMachine, as the agent writes code); Bash = the Bash snippets of
 ../shared/data/code-snippets that BashGrammar accepts, joined into one script;
 JSON = a Lark JSON grammar on JSON documents (../shared/bench/schemas.json
 instances). llguidance (PyPI) runs the same Lark text where it accepts it, on
@@ -120,18 +121,34 @@ def json_texts() -> list[str]:
     return out
 
 
+#: The fence of the "python-fenced" workload, as the agent writes code.
+FENCE = ("```python\n", "```")
+
+
 def workloads() -> dict[str, tuple[Any, str, list[str]]]:
-    """name -> (LarkGrammar, its Lark text, texts)."""
+    """name -> (LarkGrammar, its Lark text, texts). "python-fenced" walks the
+    Python texts inside FENCE (see ``machine``)."""
     from pse.types.grammar import LarkGrammar
     from pse.types.grammar.default_grammars.bash import BashGrammar
     from pse.types.grammar.default_grammars.python import PythonGrammar
 
     py, sh = PythonGrammar(), BashGrammar()
+    code = python_texts()
     return {
-        "python": (py, py.lark_grammar, python_texts()),
+        "python": (py, py.lark_grammar, code),
+        "python-fenced": (py, py.lark_grammar, [FENCE[0] + t + FENCE[1] for t in code]),
         "bash": (sh, sh.lark_grammar, bash_texts()),
         "json": (LarkGrammar("json", JSON_LARK), JSON_LARK, json_texts()),
     }
+
+
+def machine(name: str, grammar: Any) -> Any:
+    """The state machine a workload walks: the grammar's, fenced for "python-fenced"."""
+    from pse.types.base.encapsulated import EncapsulatedStateMachine
+    from pse.types.grammar import LarkGrammarStateMachine
+
+    inner = LarkGrammarStateMachine(grammar)
+    return EncapsulatedStateMachine(inner, FENCE) if name.endswith("-fenced") else inner
 
 
 def walk_pse(engine: Any, machine: Any, ids: list[int]) -> list[int]:
@@ -235,7 +252,6 @@ def main() -> None:
     from transformers import AutoTokenizer
 
     from pse.structuring_engine import StructuringEngine
-    from pse.types.grammar import LarkGrammarStateMachine
 
     llg = None
     if not args.no_llguidance:
@@ -255,6 +271,8 @@ def main() -> None:
     )
     print("|---|---:|---:|---:|---:|")
     for name, (grammar, text, _) in work.items():
+        if name.endswith("-fenced"):
+            continue  # the grammar's compile time is its unfenced row's
         c = compile_times(name, text, grammar.lexer)
         results["compile"][name] = c
         print(
@@ -277,10 +295,10 @@ def main() -> None:
                 ids = tokenizer.encode(t, add_special_tokens=False)
                 ids_per_text.append(ids)
                 total += len(ids)
-            machine = LarkGrammarStateMachine(grammar)
+            walked = machine(name, grammar)
             cache_before = engine.native_vocabulary.mask_cache_bytes
-            cold = [x for ids in ids_per_text for x in walk_pse(engine, machine, ids)]
-            warm = [x for ids in ids_per_text for x in walk_pse(engine, machine, ids)]
+            cold = [x for ids in ids_per_text for x in walk_pse(engine, walked, ids)]
+            warm = [x for ids in ids_per_text for x in walk_pse(engine, walked, ids)]
             cache_mib = (engine.native_vocabulary.mask_cache_bytes - cache_before) / 2**20
             c, w = summary(cold), summary(warm)
             record = {"tokenizer": tok_name, "grammar": name, "engine": "pse", "tokens": total}
@@ -291,7 +309,7 @@ def main() -> None:
             results["masks"].append(record)
             figures = [f"{x[k]:.0f}" for x in (c, w) for k in ("mean_us", "p50_us", "p99_us")]
             row(tok_name, name, total, "pse", *figures, f"{cache_mib:.1f}")
-            if llg is None:
+            if llg is None or name.endswith("-fenced"):
                 continue
             lark_text = llg.grammar_from("lark", text)
             error = llg.LLMatcher.validate_grammar(lark_text, llg_tok)
