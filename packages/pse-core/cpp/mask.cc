@@ -241,8 +241,7 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       for (std::int32_t id : e.sparse) bits_[id >> 5] |= 1u << (id & 31);
       if (listing_) ids_.insert(ids_.end(), e.sparse.begin(), e.sparse.end());
     }
-    if (!e.lexer_groups.empty() || e.extending_bytes != MaskEntry{}.extending_bytes)
-      lexer_exits(p, u, e, depth);
+    if (!e.lexer_groups.empty() || e.extending_bytes != ByteSet{}) lexer_exits(p, u, e, depth);
     if (e.exit_bytes.empty()) continue;
     // The rest of a token after the leaf ends goes to the stack below it.
     Arena::Mark m = arena_.mark();
@@ -388,12 +387,19 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
   auto groups = [&](const MaskEntry& entry) {
     const auto& exits = entry.lexer_nodes;
     auto byte = [&](std::uint32_t x) { return nodes_[exits[x]].byte; };
-    // The end of the run of exits [x, stop) shares x's byte (exits come by byte):
-    // a binary search, as a run a parent does not take (every identifier byte
-    // after an identifier, where a fence follows the grammar) is skipped whole.
+    // The end of the run of exits in [x, stop) that share x's byte (exits come
+    // by byte). Most runs are a few exits long; a long one (every identifier
+    // byte after an identifier, skipped whole where a fence follows the
+    // grammar) is searched in steps that double, then halve.
     auto run_end = [&](std::uint32_t x, std::uint32_t stop) {
       const std::uint8_t b = byte(x);
-      std::uint32_t lo = x + 1, hi = stop;
+      std::uint32_t good = x, step = 1, probe = x + 1;  // byte(good) == b
+      while (probe < stop && byte(probe) == b) {
+        good = probe;
+        step *= 2;
+        probe = good + step;
+      }
+      std::uint32_t lo = good + 1, hi = std::min(probe, stop);  // the end is in [lo, hi]
       while (lo < hi) {
         const std::uint32_t mid = lo + (hi - lo) / 2;
         if (byte(mid) == b) lo = mid + 1;

@@ -22,6 +22,14 @@ struct Frame;
 class TrieMap;
 
 struct MaskEntry {
+  /// A lexer leaf's entry holds only the exits before bytes the lexeme cannot
+  /// take; those before bytes it can (nearly all of them after an
+  /// identifier: every node below it) are of use only where a parent after
+  /// the grammar takes the byte, and lie in a second entry, built when a mask
+  /// first needs it (key kind | MaskCache::kExtendingExits). These are their
+  /// bytes (bit b of word b / 64), so that a mask sees at once when no byte
+  /// after the grammar is among them. First, in the cache line a mask reads first.
+  std::array<std::uint64_t, 4> extending_bytes{};
   std::vector<std::uint32_t> dense;   ///< bitmask over token ids, or empty
   std::vector<std::int32_t> sparse;   ///< token ids, when few
   /// Exits: trie nodes `d` such that the leaf may end just before d's byte,
@@ -42,14 +50,6 @@ struct MaskEntry {
   };
   std::vector<LexerGroup> lexer_groups;
   std::vector<std::uint32_t> lexer_nodes;
-  /// A lexer leaf's entry holds only the exits before bytes the lexeme cannot
-  /// take; those before bytes it can (nearly all of them after an
-  /// identifier: every node below it) are of use only where a parent after
-  /// the grammar takes the byte, and lie in a second entry, built when a mask
-  /// first needs it (key kind | MaskCache::kExtendingExits). These are their
-  /// bytes (bit b of word b / 64), so that a mask sees at once when no byte
-  /// after the grammar is among them.
-  std::array<std::uint64_t, 4> extending_bytes{};
   std::size_t bytes() const;
 };
 
