@@ -566,13 +566,94 @@ REGRESSIONS = [
 
 @pytest.mark.parametrize("script", REGRESSIONS)
 def test_regressions_match_bash_n(script: str) -> None:
-    assert GRAMMAR.validate(script, strict=True) is bash_accepts(script)
+    expected = bash_accepts(script) and script not in MALFORMED_CONDITIONALS
+    assert GRAMMAR.validate(script, strict=True) is expected
 
 
 @pytest.mark.parametrize("script", CASES)
 def test_verdict_matches_bash_n(script: str) -> None:
-    expected = bash_accepts(script) and script not in NOT_COVERED
+    expected = (
+        bash_accepts(script) and script not in NOT_COVERED and script not in MALFORMED_CONDITIONALS
+    )
     assert GRAMMAR.validate(script, strict=True) is expected
+
+
+# A malformed [[ ]]: bash prints an error but exits with status 0 at the top level, where it
+# stops reading; inside $( ) the same text fails. The grammar rejects it everywhere.
+MALFORMED_CONDITIONALS = [
+    "[[ ]]",
+    "[[ a b ]]",
+    "[[ a =~ x (b ]]",
+    "[[ -f ]]",
+    "[[ -f a b ]]",
+    "[[ a == ]]",
+    "[[ a == ]] ]]",
+    "[[ -f ]] ]]",
+    "[[ a && ]]",
+    "[[ ! ]]",
+    "[[ ( a ) b ]]",
+    "[[ a ) ]]",
+    "[[ ( a ]]",
+    "[[ a\nb ]]",
+    "[[ a\n]]",
+    "[[ a -foo b ]]",
+    "[[ a -e b ]]",
+    "[[ a !~ b ]]",
+    "[[ a == b c ]]",
+    "[[ a == b|c ]]",
+    "[[ a =~ b | c ]]",
+    "[[ a =~ b&c ]]",
+    "[[ a =~ b) ]]",
+    "[[ a <(b) ]]",
+    "[[ @(b|c) ]]",
+    "[[ !(a) == b ]]",
+    "[[ a ]]x ]]",
+    "[[ a | b ]]",
+]
+
+
+@pytest.mark.parametrize("script", MALFORMED_CONDITIONALS)
+def test_malformed_conditionals_are_rejected(script: str) -> None:
+    assert not bash_accepts(f"x=$({script}\n)\n"), "bash fails it inside $( )"
+    for text in (script, f"x=$({script})", f"if {script}; then :; fi", f"f() {{ {script}; }}"):
+        assert not GRAMMAR.validate(text, strict=True), repr(text)
+
+
+# Well-formed ones, each near a malformed one above (bash -n agrees inside $( )).
+CONDITIONALS = [
+    "[[ a ]]",
+    "[[ == ]]",
+    "[[ -f == ]]",
+    "[[ -f -f ]]",
+    "[[ ! -f a && ( b || c ) ]]",
+    "[[ !(a) ]]",
+    "[[ !a ]]",
+    "[[ (a)]]",
+    "[[ a<b ]]",
+    "[[ a >b ]]",
+    "[[ ]]$x ]]",
+    "[[ a == ]]$x ]]",
+    "[[ a =~ ]]| ]]",
+    "[[ a =~ b|c ]]",
+    "[[ a =~ | ]]",
+    "[[ a =~ b|| ]]",
+    "[[ a =~ b || c ]]",
+    "[[ (a =~ b|) ]]",
+    "[[ a =~ (b c) ]]",
+    "[[ a == @(b|c)d ]]",
+    "[[ a &&\n# c\n b ]]",
+    "[[ -f a # c\n]]",
+    "[[ a -nt b\n]]",
+    "[[ <(b) ]]",
+    "[[ a -eq b ]]",
+]
+
+
+@pytest.mark.parametrize("script", CONDITIONALS)
+def test_conditionals_match_bash_n_inside_a_substitution(script: str) -> None:
+    assert bash_accepts(f"x=$({script}\n)\n")
+    assert GRAMMAR.validate(f"x=$({script}\n)\n", strict=True)
+    assert GRAMMAR.validate(script, strict=True)
 
 
 # Scripts bash -n accepts that the grammar deliberately rejects (docs/grammar_languages.md).

@@ -40,3 +40,30 @@ def test_edited_scripts_are_never_accepted_wrongly(data: st.DataObject, script: 
         mutant = data.draw(mutants(script))
         if GRAMMAR.validate(mutant, strict=True):
             assert bash_accepts(mutant), repr(mutant)
+
+
+# Pieces of conditional expressions, right and wrong, to join at random inside [[ ]].
+_COND_PIECES = [
+    *'a $x "q" -f -z -eq -nt == = != =~ ! < > ( ) && || ]] ]]x x]] @(b|c) b|c | & ; -q'.split(),
+    *"!~ *.c <(b)".split(),
+    "(b c)",
+    "\n",
+    "# c\n",
+]
+
+
+@SETTINGS
+@given(
+    pieces=st.lists(
+        st.tuples(st.sampled_from(["", " ", "\t"]), st.sampled_from(_COND_PIECES)),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_conditionals_accepted_inside_a_substitution_are_bash_s(
+    pieces: list[tuple[str, str]],
+) -> None:
+    """Inside $( ) bash fails a malformed [[ ]], so there its verdict is the reference."""
+    script = "x=$([[ " + "".join(gap + piece for gap, piece in pieces) + " ]])\n"
+    if GRAMMAR.validate(script, strict=True):
+        assert bash_accepts(script), repr(script)
