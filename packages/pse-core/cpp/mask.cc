@@ -384,7 +384,8 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
     }
     return follows[byte] == 1;
   };
-  auto groups = [&](const MaskEntry& entry) {
+  // `extending`: the entry of exits before bytes that extend the lexeme.
+  auto groups = [&](const MaskEntry& entry, bool extending) {
     const auto& exits = entry.lexer_nodes;
     auto byte = [&](std::uint32_t x) { return nodes_[exits[x]].byte; };
     // The end of the run of exits in [x, stop) that share x's byte (exits come
@@ -408,24 +409,20 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
       return lo;
     };
     for (const MaskEntry::LexerGroup& g : entry.lexer_groups) {
-      const std::uint32_t end = ended.empty() ? g.extends : g.end;
-      if (g.begin == g.extends) {  // every exit here needs a parent after the grammar
+      if (extending) {  // every exit here needs a parent after the grammar
         bool taken = false;
-        for (std::uint32_t k = g.begin; k < end && !taken; k = run_end(k, end)) taken = follows_grammar(byte(k));
+        for (std::uint32_t k = g.begin; k < g.end && !taken; k = run_end(k, g.end))
+          taken = follows_grammar(byte(k));
         if (!taken) continue;
       }
       Arena::Mark m = arena_.mark();
       Positions& below = level(2 * depth);
       rt_.closure(rt_.pop(rt_.with(p, g.state, g.local, p->flags | kConsumed, p->hist)), below);
-      for (std::uint32_t i = g.begin; i < end;) {
-        const bool extends = i >= g.extends;
-        if (i == g.extends) {
-          after_grammar(below);
-          if (below.empty()) break;
-        }
+      if (extending) after_grammar(below);
+      for (std::uint32_t i = g.begin; i < g.end && !below.empty();) {
         const std::uint8_t b = byte(i);
-        const std::uint32_t k = run_end(i, extends ? end : g.extends);  // [i, k): exits before `b`
-        if (!extends || follows_grammar(b)) {
+        const std::uint32_t k = run_end(i, g.end);  // [i, k): exits before `b`
+        if (!extending || follows_grammar(b)) {
           // Tokens that end with this byte need only a position that takes it
           // (a leaf stepped stays in the closure); the closure, and the parser
           // steps where the byte ends a lexeme, only where tokens go on.
@@ -453,7 +450,7 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
       arena_.rewind(m);
     }
   };
-  groups(e);
+  groups(e, false);
   // The second entry, where a byte that would extend a lexeme here may follow the grammar.
   if (!ended.empty()) {
     const ByteSet after = first_bytes(ended);
@@ -461,7 +458,7 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
     for (std::size_t w = 0; w < 4 && !taken; ++w)
       for (std::uint64_t bits = after[w] & extending[w]; bits && !taken; bits &= bits - 1)
         taken = follows_grammar(static_cast<std::uint8_t>(w * 64 + __builtin_ctzll(bits)));
-    if (taken) groups(entry(*p, u, true));
+    if (taken) groups(entry(*p, u, true), true);
   }
   arena_.rewind(start);
 }

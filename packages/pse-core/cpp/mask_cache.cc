@@ -31,7 +31,6 @@ struct Builder {
     std::uint64_t local;
     std::uint32_t node;
     std::uint8_t byte;  ///< the node's (sorting reads it here, not in the trie)
-    bool extends;
   };
   std::vector<LexerExit> lexer_exits;
 
@@ -68,7 +67,7 @@ struct Builder {
       std::uint64_t m = l;
       const bool takes = g.lex_step(t, m, b);
       const bool extends = takes && (b != '\\' || g.munches(s, b));
-      if (extends == extending) lexer_exits.push_back({s, l, cs.nodes[k], b, extends});
+      if (extends == extending) lexer_exits.push_back({s, l, cs.nodes[k], b});
       else if (extends) extending_left[b >> 6] |= std::uint64_t{1} << (b & 63);
       if (takes) reached(cs.nodes[k], t, m);
     }
@@ -345,7 +344,6 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
     std::sort(b.lexer_exits.begin(), b.lexer_exits.end(), [](const auto& x, const auto& y) {
       if (x.state != y.state) return x.state < y.state;
       if (x.local != y.local) return x.local < y.local;
-      if (x.extends != y.extends) return y.extends;
       if (x.byte != y.byte) return x.byte < y.byte;
       return x.node < y.node;
     });
@@ -353,11 +351,9 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
     for (std::size_t i = 0; i < lexer.size(); ++i) {
       if (i == 0 || lexer[i].state != lexer[i - 1].state || lexer[i].local != lexer[i - 1].local) {
         const auto at = static_cast<std::uint32_t>(i);
-        entry->lexer_groups.push_back({lexer[i].state, lexer[i].local, at, at, at});
+        entry->lexer_groups.push_back({lexer[i].state, lexer[i].local, at, at});
       }
-      MaskEntry::LexerGroup& g = entry->lexer_groups.back();
-      g.extends += !lexer[i].extends;
-      ++g.end;
+      ++entry->lexer_groups.back().end;
       entry->lexer_nodes.push_back(lexer[i].node);
     }
     entry->extending_bytes = b.extending_left;

@@ -44,9 +44,10 @@ struct MaskEntry {
     std::int32_t state;
     std::uint64_t local;
     /// lexer_nodes[begin, end): trie nodes `d` such that the lexeme may end
-    /// just before d's byte, by byte; from `extends` on, the lexeme could
-    /// take that byte, so only a parent after the grammar may exit there.
-    std::uint32_t begin, extends, end;
+    /// just before d's byte, by byte. In an entry of kind kExtendingExits the
+    /// lexeme could take that byte, so only a parent after the grammar may
+    /// exit there; in the other entry it could not.
+    std::uint32_t begin, end;
   };
   std::vector<LexerGroup> lexer_groups;
   std::vector<std::uint32_t> lexer_nodes;
