@@ -42,7 +42,7 @@ def test_a_second_compile_reads_the_cache(cache_dir: Path, monkeypatch: pytest.M
     def no_lark(*args: object) -> None:
         raise AssertionError("lowered again although the cache holds the tables")
 
-    monkeypatch.setattr(lark, "_lower", no_lark)
+    monkeypatch.setattr(lark, "lower_tables", no_lark)
     assert verdicts(compile_fresh()) == expected
 
 

@@ -39,6 +39,7 @@ import pse.automata
 from pse.automata import pattern_dfa
 from pse.automata.dfa import EMPTY_ROW, lower_utf8
 from pse.process_caches import on_exit
+from pse.types.grammar.shipped import shipped_text
 
 __all__ = ["GrammarError", "LarkGrammar", "LarkGrammarStateMachine"]
 
@@ -218,7 +219,8 @@ def _cache_path(grammar: LarkGrammar, start: str) -> Path | None:
     return directory / (hashlib.sha256(key.encode()).hexdigest() + ".json")
 
 
-def _encode(tables: Tables) -> str:
+def encode_tables(tables: Tables) -> str:
+    """Lowered tables as JSON text (the disk cache's and the shipped files' format)."""
     terminals, rules, start, nonterminals, hook = tables
     packed = [
         [n, base64.b64encode(zlib.compress(rows, 1)).decode(), "".join("01"[a] for a in acc)]
@@ -229,7 +231,8 @@ def _encode(tables: Tables) -> str:
     return json.dumps(doc | {"hook": hook})
 
 
-def _decode(text: str) -> Tables:
+def decode_tables(text: str) -> Tables:
+    """The tables of ``encode_tables`` text."""
     doc: dict[str, Any] = json.loads(text)
     terminals: list[NativeTerminal] = [
         (n, zlib.decompress(base64.b64decode(rows)), [c == "1" for c in acc], p, lit, role, br)
@@ -240,16 +243,20 @@ def _decode(text: str) -> Tables:
 
 
 def _tables(grammar: LarkGrammar, start: str) -> Tables:
-    """The lowered tables of ``grammar`` from ``start``: read from the disk cache, else stored."""
+    """The lowered tables of ``grammar`` from ``start``: the package's own for a ready-made
+    grammar (``shipped.py``), else read from the disk cache, else lowered and stored."""
+    shipped = shipped_text(grammar.lark_grammar, start, grammar.lexer)
+    if shipped is not None:
+        return decode_tables(shipped)
     path = _cache_path(grammar, start)
     if path is not None and path.is_file():
         try:
-            return _decode(path.read_text())
+            return decode_tables(path.read_text())
         except (OSError, ValueError, KeyError, TypeError, zlib.error):
             pass  # unreadable or from an older format: lowered again and rewritten below
-    tables = _lower(grammar, start)
+    tables = lower_tables(grammar, start)
     if path is not None:
-        _store(path, _encode(tables))
+        _store(path, encode_tables(tables))
     return tables
 
 
@@ -268,7 +275,8 @@ def _store(path: Path, text: str) -> None:
         Path(tmp).unlink(missing_ok=True)
 
 
-def _lower(grammar: LarkGrammar, start: str) -> Tables:
+def lower_tables(grammar: LarkGrammar, start: str) -> Tables:
+    """Read the grammar text with ``lark`` and lower it: terminals to automata, rules to BNF."""
     try:
         parsed, _ = load_grammar(grammar.lark_grammar, grammar.name, [], False)  # type: ignore[no-untyped-call]
         terminals, rules, ignore = parsed.compile([start], set())
