@@ -73,10 +73,15 @@ struct ItemKey {
   const EarleySet* origin;
   bool operator==(const ItemKey&) const = default;
 };
+/// EarleyBuilder's table takes the low bits. A product's low bits depend only
+/// on the factor's low bits (the rule sits in the high half, and origins are
+/// aligned blocks), so the high half is folded in: without it, the items of
+/// one dot and origin shared a slot and a probe ran through all of them.
 struct ItemHash {
   std::size_t operator()(const ItemKey& k) const {
     std::uint64_t h = (static_cast<std::uint64_t>(k.rule) << 32 | k.dot) * 0x9E3779B97F4A7C15ull;
-    return static_cast<std::size_t>(h ^ (reinterpret_cast<std::uintptr_t>(k.origin) * 0xBF58476D1CE4E5B9ull));
+    h ^= reinterpret_cast<std::uintptr_t>(k.origin) * 0xBF58476D1CE4E5B9ull;
+    return static_cast<std::size_t>(h ^ h >> 32);
   }
 };
 
