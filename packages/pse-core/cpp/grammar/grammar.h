@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -109,8 +110,8 @@ struct BlockPool {
   static constexpr std::size_t kKept = 4096, kKeptBytes = std::size_t{1} << 20;
   static void* get(std::size_t bytes) {
     const unsigned c = size_class(bytes);
-    if (c <= kMaxClass && !gone()) {
-      std::vector<void*>& free = lists().kept[c - kMinClass];
+    if (Lists* lists = c <= kMaxClass ? mine() : nullptr) {
+      std::vector<void*>& free = lists->kept[c - kMinClass];
       if (!free.empty()) {
         void* p = free.back();
         free.pop_back();
@@ -121,8 +122,8 @@ struct BlockPool {
   }
   static void put(void* p, std::size_t bytes) {
     const unsigned c = size_class(bytes);
-    if (c <= kMaxClass && !gone()) {
-      std::vector<void*>& free = lists().kept[c - kMinClass];
+    if (Lists* lists = c <= kMaxClass ? mine() : nullptr) {
+      std::vector<void*>& free = lists->kept[c - kMinClass];
       if (free.size() < std::min(kKept, kKeptBytes >> c)) {
         free.push_back(p);
         return;
@@ -133,25 +134,44 @@ struct BlockPool {
 
  private:
   static unsigned size_class(std::size_t bytes) {
-    unsigned c = kMinClass;
-    while ((std::size_t{1} << c) < bytes) ++c;
-    return c;
+    return bytes <= (std::size_t{1} << kMinClass) ? kMinClass
+                                                  : static_cast<unsigned>(std::bit_width(bytes - 1));
   }
   struct Lists {
     std::array<std::vector<void*>, kMaxClass - kMinClass + 1> kept;
-    ~Lists() {
-      gone() = true;  // a block released later in this thread's exit goes to ::operator delete
-      for (auto& list : kept)
-        for (void* p : list) ::operator delete(p);
-    }
   };
-  static bool& gone() {
-    thread_local bool flag = false;  // trivially destructible: readable until the thread ends
-    return flag;
+  /// This thread's lists: one thread-local look-up per get or put (a shared
+  /// library pays a call for each), of a trivially destructible record, so
+  /// that it is readable until the thread ends. Null before the first use and
+  /// after the thread's exit has freed them (a block released later in the
+  /// exit goes to ::operator delete).
+  struct Mine {
+    Lists* lists = nullptr;
+    bool gone = false;
+  };
+  static Mine& record() {
+    thread_local Mine m;
+    return m;
   }
-  static Lists& lists() {
-    thread_local Lists l;
-    return l;
+  static Lists* mine() {
+    Mine& m = record();
+    if (!m.lists && !m.gone) m.lists = make();
+    return m.lists;
+  }
+  /// The thread's lists, freed with the blocks they keep when the thread ends.
+  static Lists* make() {
+    struct Owner {
+      Lists lists;
+      ~Owner() {
+        Mine& m = record();
+        m.lists = nullptr;
+        m.gone = true;
+        for (auto& list : lists.kept)
+          for (void* p : list) ::operator delete(p);
+      }
+    };
+    thread_local Owner owner;
+    return &owner.lists;
   }
 };
 
