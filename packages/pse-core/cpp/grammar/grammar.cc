@@ -260,7 +260,7 @@ const std::string& bytes_key(const std::vector<T>& values) {
 
 std::shared_ptr<const Prediction> Grammar::prediction(const std::vector<std::int32_t>& seeds) const {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     auto found = predictions_.find(bytes_key(seeds));
     if (found != predictions_.end()) return found->second;
   }
@@ -300,7 +300,7 @@ std::shared_ptr<const Prediction> Grammar::prediction(const std::vector<std::int
   expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
   std::sort(p->scans.begin(), p->scans.end());
   std::tie(p->expected_id, p->expected) = intern_expected(expected);
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<SpinLock> lock(mutex_);
   // Seed sets are few (the sets of a grammar share them); past the bound the
   // memo starts over.
   if (predictions_.size() >= kMaxPredictions) predictions_.clear();
@@ -543,7 +543,7 @@ bool Grammar::backslash_extends(const Terminal& t, std::int32_t s) {
 std::pair<std::int32_t, std::span<const std::uint16_t>> Grammar::intern_expected(
     const std::vector<std::uint16_t>& terms) const {
   const std::string& key = bytes_key(terms);
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<SpinLock> lock(mutex_);
   auto it = expected_ids_.find(key);
   if (it == expected_ids_.end()) {
     it = expected_ids_.emplace(key, static_cast<std::int32_t>(expected_ids_.size())).first;
@@ -607,7 +607,7 @@ SetPtr Grammar::scan(const SetPtr& set, const std::vector<std::uint16_t>& terms)
   {
     // The memo is weak; the most recent results stay alive here so that the
     // next masks (which revisit the same parses) find them.
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     dropped = std::exchange(recent_[recent_next_++ % recent_.size()], out);
   }
   std::lock_guard<SpinLock> lock(set->memo_lock);
@@ -704,7 +704,7 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
   const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(expected)) << 32) |
                             extends << 4 | glue << 2 | (newline_ok ? 1 : 0) | (absorb ? 2 : 0);
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     auto it = start_configs_.find(key);
     if (it != start_configs_.end()) return it->second;
   }
@@ -755,7 +755,7 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
              ? home
              : intern(std::move(items), forbid, true, home);
   }
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<SpinLock> lock(mutex_);
   start_configs_.emplace(key, id);
   return id;
 }
@@ -825,7 +825,7 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
   key.push_back(fresh ? 1 : 0);
   key.append(reinterpret_cast<const char*>(&home), sizeof(home));
   if (fresh) key.append(reinterpret_cast<const char*>(forbid.data()), sizeof(forbid));
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<SpinLock> lock(mutex_);
   auto found = config_ids_.find(key);
   if (found != config_ids_.end()) return found->second;
   const std::uint32_t id = config_count_.load();
@@ -1102,7 +1102,7 @@ std::uint32_t WordTrie::length(std::uint32_t node) const {
 std::uint16_t Grammar::heredoc_terminal(const std::string& delimiter, std::uint8_t flags) const {
   const bool dash = flags & kHeredocDash, join = !(flags & kHeredocQuoted);
   std::string key = std::string(dash ? "-" : "+") + (join ? "u" : "q") + delimiter;
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<SpinLock> lock(mutex_);
   auto found = heredoc_terms_.find(key);
   if (found != heredoc_terms_.end()) return found->second;
   if (dynamic_.size() >= kMaxHeredocTerminals)

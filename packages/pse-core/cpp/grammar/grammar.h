@@ -520,7 +520,10 @@ class Grammar {
   mutable std::array<std::atomic<LexConfig*>, kChunks> chunks_{};
   mutable std::vector<std::unique_ptr<LexConfig[]>> owned_;
   mutable std::atomic<std::uint32_t> config_count_{0};
-  mutable std::mutex mutex_;  ///< guards interning (configs, expected lists)
+  /// Guards interning (configs, expected lists) and the lookups of what was
+  /// interned, several per new parse state: held for a table look-up, and
+  /// rarely longer (a new lexer configuration or heredoc terminal).
+  mutable SpinLock mutex_;
   mutable std::unordered_map<std::string, std::int32_t> config_ids_;
   mutable std::unordered_map<std::string, std::int32_t> expected_ids_;
   mutable std::deque<std::vector<std::uint16_t>> expected_lists_;  ///< by id
