@@ -136,3 +136,23 @@ def test_a_small_mask_cache_limit_changes_no_mask() -> None:
             engine.consume_token(token_id)
         walks.append(masks)
     assert walks[1] == walks[0]
+
+
+def test_a_string_begun_at_a_line_start_keys_one_lexer_state() -> None:
+    """At a line start the Python lexer counts columns (a blank or comment lexeme
+    sets the indentation), but only while such a lexeme is possible: inside a
+    docstring every token after the first few needs no new mask-cache entry."""
+    from pse.types.grammar.default_grammars.python import PythonStateMachine
+
+    tok, vocab = real_vocab()
+    engine = Engine(vocab)
+    engine.state_machine = PythonStateMachine
+    words = " ".join(f"word{i % 7}" for i in range(300))
+    ids = tok.encode(f'"""{words}"""\n', add_special_tokens=False)
+    entries = []
+    for token_id in ids:
+        fill(engine)
+        entries.append(vocab.mask_cache_entries)
+        engine.consume_token(token_id)
+    middle = entries[len(ids) // 4 : 3 * len(ids) // 4]
+    assert middle[-1] == middle[0], middle

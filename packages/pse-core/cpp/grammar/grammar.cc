@@ -794,6 +794,7 @@ std::uint64_t Grammar::hook_local(std::uint64_t local, std::int32_t cfg, std::ui
     }
     return (local & ~0xFFFFFFFFull) | delimiters_.child(node, b);
   }
+  if (!config(cfg).tracks) return 0;  // the column is never read again
   auto col = static_cast<std::uint32_t>(local);
   auto altcol = static_cast<std::uint32_t>(local >> 32 & 0x3FFFFFFF);
   switch (b) {
@@ -843,6 +844,7 @@ std::int32_t Grammar::intern(std::vector<std::pair<std::uint16_t, std::int32_t>>
   c.forbid = forbid;
   c.fresh = fresh;
   c.home = home == kSelf ? static_cast<std::int32_t>(id) : home;
+  c.tracks = absorbable;
   if (!fresh) {
     // Among the terminals the lexeme matches, the highest rank wins; at equal
     // rank a grammar terminal beats an ignored one.

@@ -330,6 +330,11 @@ struct LexConfig {
   bool accepting = false;
   bool ignored = false;                   ///< the finished lexeme is dropped
   bool capture = false;                   ///< bash: a heredoc start is still possible
+  /// python: an ignored or continuation terminal is alive: the lexeme may end
+  /// ignored at a line start, where its column sets the indentation (else the
+  /// column is not tracked, so that a string begun at a line start keys one
+  /// lexer state for all its bytes, not one per column).
+  bool tracks = false;
   std::int32_t home = -1;                 ///< where an ignored lexeme restarts (-1: it pops)
   /// Bytes that would extend this lexeme (shadows and an absorbed restart
   /// included): what the next lexeme may not start with; interned as `extends_id`.
