@@ -4,6 +4,8 @@ afresh, and editing a machine in use must not serve a stale mask."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from pse_core._core import (
     CharacterStateMachine,
@@ -138,6 +140,46 @@ def test_a_small_mask_cache_limit_changes_no_mask() -> None:
     assert walks[1] == walks[0]
 
 
+PYTHON_TEXT = '''"""A module docstring,
+over two lines."""
+
+
+def first(a, b):
+    """Add."""
+    total = a + b
+    total = total * 2
+    return total
+
+
+def second(a, b):
+    """Subtract."""
+    total = a - b
+    total = total * 3
+    return total
+'''
+
+BASH_TEXT = """for f in a b c; do
+  echo "$f" > "/tmp/$f"
+  echo "$f" >> "/tmp/$f"
+done
+cat <<EOF
+one $x
+EOF
+"""
+
+
+def test_grammar_masks_remembered_by_structure_equal_fresh_ones() -> None:
+    """Grammar positions are remembered by the shape of their parse (open items
+    with their origins' shapes, and the lexer hooks' context), so repeated
+    statements, docstrings and loop bodies recall masks filled at other
+    positions; each must equal the mask of an engine that never filled."""
+    from pse.types.grammar.default_grammars.bash import BashStateMachine
+    from pse.types.grammar.default_grammars.python import PythonStateMachine
+
+    assert_remembered_masks_equal_fresh_ones(PythonStateMachine, PYTHON_TEXT)
+    assert_remembered_masks_equal_fresh_ones(BashStateMachine, BASH_TEXT)
+
+
 def test_a_string_begun_at_a_line_start_keys_one_lexer_state() -> None:
     """At a line start the Python lexer counts columns (a blank or comment lexeme
     sets the indentation), but only while such a lexeme is possible: inside a
@@ -156,3 +198,29 @@ def test_a_string_begun_at_a_line_start_keys_one_lexer_state() -> None:
         engine.consume_token(token_id)
     middle = entries[len(ids) // 4 : 3 * len(ids) // 4]
     assert middle[-1] == middle[0], middle
+
+
+def test_grammar_masks_recalled_along_real_files_equal_computed_ones() -> None:
+    """Two engines walk this repository's own Python and shell files in step, one
+    recalling masks by shape and one computing every mask: they must agree at
+    every position (the shapes of earlier sets keep only the items a text can
+    still reach, so positions whose pasts differ share keys)."""
+    from pse.types.grammar.default_grammars.bash import BashGrammar, BashStateMachine
+    from pse.types.grammar.default_grammars.python import PythonStateMachine
+
+    root = Path(__file__).resolve().parents[2]
+    python = [p.read_text() for p in sorted((root / "packages/pse/src/pse").glob("*.py"))[:6]]
+    shell = [(root / ".ci/run").read_text(), BASH_TEXT]
+    assert all(BashGrammar().validate(t, strict=True) for t in shell)
+    tok, vocab = real_vocab()
+    for machine, texts in ((PythonStateMachine, python), (BashStateMachine, shell)):
+        recalled, computed = Engine(vocab), Engine(vocab)
+        computed.remember_masks = False
+        for text in texts:
+            ids = tok.encode(text, add_special_tokens=False)[:400]
+            recalled.state_machine = computed.state_machine = machine
+            for token_id in [*ids, None]:
+                assert fill(recalled) == fill(computed), (text[:40], token_id)
+                if token_id is not None:
+                    recalled.consume_token(token_id)
+                    computed.consume_token(token_id)

@@ -199,7 +199,7 @@ MaskStatus finish_mask(const Vocabulary& vocab, const std::vector<std::int32_t>&
 
 bool Engine::fill_remembered_mask(std::uint32_t* out, std::size_t words, MaskStatus& status) {
   const std::size_t need = (vocab->size() + 31) / 32;
-  if (words < need || sharing_ != Sharing::kParallel || !masker_) return false;
+  if (words < need || sharing_ != Sharing::kParallel || !masker_ || !remember_masks) return false;
   MaskMemo::Result structure;
   MaskMemo& memo = masker_->memo();
   if (!memo.prepare(paths_, vocab->span()) || !memo.recall(out, words, structure)) return false;
@@ -215,7 +215,8 @@ MaskStatus Engine::fill_mask(std::uint32_t* out, std::size_t words) {
   if (!masker_) masker_ = std::make_shared<MaskComputer>(*vocab, *scratch_);
   MaskMemo::Result structure;
   MaskMemo& memo = masker_->memo();
-  const bool memoize = sharing_ == Sharing::kParallel && memo.prepare(paths_, vocab->span());
+  const bool memoize =
+      remember_masks && sharing_ == Sharing::kParallel && memo.prepare(paths_, vocab->span());
   if (!memoize || !memo.recall(out, words, structure)) {
     std::fill(out, out + words, 0u);
     scratch_->reset();

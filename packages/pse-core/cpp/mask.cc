@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "consume.h"
+#include "grammar/grammar.h"
 #include "nodes/checked.h"
 #include "nodes/leaf.h"
 #include "support/bitset.h"
@@ -68,10 +69,11 @@ bool MaskMemo::prepare(const std::vector<PathPtr>& paths, std::uint32_t span) {
       owners_.push_back(p->machine);
     }
     for (const Frame* f = p->top; f; f = f->parent) {
-      if (f->kind == Kind::kExternal || f->kind == Kind::kGrammar || f->kind == Kind::kLexer)
-        return false;
+      if (f->kind == Kind::kExternal) return false;
       std::uint64_t local = f->local;
-      if (leaf::is_leaf(f->kind)) {
+      if (f->kind == Kind::kGrammar) {
+        local = f->node->grammar->shape(*reinterpret_cast<const grammar::ParseState*>(f->local));
+      } else if (leaf::is_leaf(f->kind)) {
         local = leaf::canonical(f->kind, *f->node, local, span);
       } else if (f->kind == Kind::kLoop && f->node->max_count == UINT32_MAX) {
         local = std::min<std::uint64_t>(local, f->node->min_count);

@@ -26,9 +26,11 @@ namespace pse {
 /// it apart: a leaf's as its mask-cache key has it (a string's count only as
 /// the room its bounds leave within one token), a loop's count only below its
 /// minimum when it has no maximum; so the middle tokens of one string, or the
-/// items of an array after its minimum, share one key. Stacks holding
-/// pointers to outside state (grammar parse states, Python steppers) are
-/// never remembered. The keys point at
+/// items of an array after its minimum, share one key. A grammar frame's
+/// parse state enters as its shape (Grammar::shape: equal for parses that
+/// every text takes alike), so repeated statements, lines of a docstring or
+/// loop bodies share keys. Stacks holding Python steppers are never
+/// remembered. The keys point at
 /// nodes of the machines in `owners_`, held alive here; a path on another
 /// machine, or an edit to any machine in use (`machine_edits`), starts over.
 /// A mask with few tokens is kept as their list the first time; a dense one

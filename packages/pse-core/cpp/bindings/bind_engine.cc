@@ -125,6 +125,9 @@ void bind_engine(nb::module_& m) {
           })
       .def_rw("multi_token_sampling", &Engine::multi_token_sampling)
       .def_rw("max_resample_attempts", &Engine::max_resample_attempts)
+      .def_rw("remember_masks", &Engine::remember_masks,
+              "Recall and remember whole masks by the structure of the position (on by "
+              "default); off, every mask is computed.")
       .def_rw("multi_token_mapping", &Engine::multi_token_mapping)
       .def_prop_rw("whitelist_control_token_ids", &Engine::whitelist, &Engine::set_whitelist)
       .def_prop_ro("has_reached_accept_state", &Engine::has_reached_accept_state)

@@ -300,6 +300,7 @@ std::shared_ptr<const Prediction> Grammar::prediction(const std::vector<std::int
   expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
   std::sort(p->scans.begin(), p->scans.end());
   std::tie(p->expected_id, p->expected) = intern_expected(expected);
+  p->serial = prediction_count_.fetch_add(1, std::memory_order_relaxed) + 1;
   std::lock_guard<SpinLock> lock(mutex_);
   // Seed sets are few (the sets of a grammar share them); past the bound the
   // memo starts over.
@@ -655,6 +656,126 @@ StatePtr Grammar::make_state(SetPtr set, HookState hook) const {
 }
 
 StatePtr Grammar::initial() const { return initial_state_; }
+
+std::uint64_t Grammar::intern_shape(const std::string& key) const {
+  std::lock_guard<SpinLock> lock(mutex_);
+  if (auto found = shapes_.find(key); found != shapes_.end()) return found->second;
+  if (shapes_.size() >= kMaxShapes) shapes_.clear();
+  shapes_.emplace(key, ++shape_count_);
+  return shape_count_;
+}
+
+std::uint64_t Grammar::known_shape(const EarleySet& set, std::int32_t nt) const {
+  std::lock_guard<SpinLock> lock(set.memo_lock);
+  if (!set.shapes) return 0;
+  if (nt < 0) return set.shapes->end;
+  for (std::size_t i = 0; i < set.shapes->origin.size(); ++i)
+    if (set.shapes->origin[i].first == nt) return set.shapes->origin[i].second;
+  return 0;
+}
+
+std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
+  if (std::uint64_t known = known_shape(set, nt)) return known;
+  // A set's items that a text can still reach: at the parse's end all its
+  // open items (scans); in an earlier set (an origin), only those waiting on a
+  // nonterminal that can complete there from now on: the left sides of the
+  // later items begun there, closed under the items predicted there. A view
+  // (set, nt) holds those for one left side `nt` (-1: the end). Views wait on
+  // their origins' views, so they are made from a stack, not by recursion
+  // (a text consumed without masks leaves a long chain unviewed).
+  struct Task {
+    const EarleySet* set;
+    std::int32_t nt;
+  };
+  std::vector<Task> todo{{&set, nt}};
+  thread_local std::vector<std::int32_t> sides;
+  thread_local std::vector<std::pair<const Item*, std::int32_t>> reach;  // (item, its left side)
+  thread_local std::vector<std::array<std::uint64_t, 2>> items;
+  thread_local std::string key;
+  auto gather = [&](const EarleySet& s, std::int32_t x) {
+    reach.clear();
+    if (x < 0) {
+      for (const Item& it : s.kernel)
+        if (it.dot < rules_[it.rule].rhs.size()) reach.emplace_back(&it, rules_[it.rule].lhs);
+      return;
+    }
+    sides.assign(1, x);
+    const auto& waiting = s.predicted->waiting;
+    for (std::size_t i = 0; i < sides.size(); ++i)
+      for (auto at = std::lower_bound(waiting.begin(), waiting.end(),
+                                      std::pair<std::int32_t, std::uint32_t>{sides[i], 0});
+           at != waiting.end() && at->first == sides[i]; ++at) {
+        const std::int32_t lhs = rules_[s.predicted->items[at->second].first].lhs;
+        if (std::find(sides.begin(), sides.end(), lhs) == sides.end()) sides.push_back(lhs);
+      }
+    for (std::int32_t y : sides)
+      for (auto at = std::lower_bound(s.waiting.begin(), s.waiting.end(),
+                                      std::pair<std::int32_t, std::uint32_t>{y, 0});
+           at != s.waiting.end() && at->first == y; ++at) {
+        const Item& it = s.kernel[at->second];
+        reach.emplace_back(&it, rules_[it.rule].lhs);
+      }
+  };
+  while (!todo.empty()) {
+    const auto [s, x] = todo.back();
+    if (known_shape(*s, x)) {
+      todo.pop_back();
+      continue;
+    }
+    gather(*s, x);
+    const std::size_t before = todo.size();
+    for (auto [it, lhs] : reach)
+      if (!known_shape(*it->origin, lhs)) todo.push_back({it->origin, lhs});
+    if (todo.size() > before) continue;
+    todo.pop_back();
+    items.clear();
+    for (auto [it, lhs] : reach)
+      items.push_back({static_cast<std::uint64_t>(it->rule) << 32 | it->dot, known_shape(*it->origin, lhs)});
+    std::sort(items.begin(), items.end());
+    items.erase(std::unique(items.begin(), items.end()), items.end());
+    // The predicted items that matter are fixed by the prediction and `x`.
+    const std::array<std::uint64_t, 3> head{s->predicted->serial, static_cast<std::uint32_t>(x),
+                                            x < 0 && s->complete ? 1u : 0u};
+    key.assign(1, 's');  // a set's key; a state's begins with 'p'
+    key.append(reinterpret_cast<const char*>(head.data()), sizeof head);
+    key.append(reinterpret_cast<const char*>(items.data()), items.size() * sizeof items[0]);
+    const std::uint64_t id = intern_shape(key);
+    {
+      std::lock_guard<SpinLock> lock(s->memo_lock);
+      if (!s->shapes) s->shapes = std::make_unique<EarleySet::Shapes>();
+      if (x < 0) s->shapes->end = id;
+      else s->shapes->origin.push_back({x, id});
+    }
+  }
+  return known_shape(set, nt);
+}
+
+std::uint64_t Grammar::shape(const ParseState& ps) const {
+  if (std::uint64_t known = ps.shape.load(std::memory_order_acquire)) return known;
+  const HookState& h = ps.hook;
+  std::vector<std::uint64_t> words{ps.set ? set_shape(*ps.set, -1) : 0,
+                                   ps.effective ? set_shape(*ps.effective, -1) : 0,
+                                   h.col,
+                                   h.altcol,
+                                   static_cast<std::uint32_t>(h.depth),
+                                   static_cast<std::uint32_t>(h.fields),
+                                   static_cast<std::uint64_t>(h.continued) | h.line_start << 1 |
+                                       h.line_tokens << 2 | h.bodies << 3,
+                                   h.indents.size(),
+                                   h.heredocs.size()};
+  for (std::size_t i = 0; i < h.indents.size(); ++i)
+    words.push_back(static_cast<std::uint64_t>(h.indents[i]) << 32 | h.alt_indents[i]);
+  std::string key(1, 'p');
+  key.append(reinterpret_cast<const char*>(words.data()), words.size() * sizeof words[0]);
+  for (const auto& [word, flags] : h.heredocs) {
+    key.push_back(static_cast<char>(flags));
+    key.append(std::to_string(word.size())).push_back(':');
+    key.append(word);
+  }
+  const std::uint64_t id = intern_shape(key);
+  ps.shape.store(id, std::memory_order_release);
+  return id;
+}
 
 bool Grammar::start_nullable() const { return nullable_[~rules_[0].rhs[0]]; }
 

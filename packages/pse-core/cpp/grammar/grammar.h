@@ -215,6 +215,7 @@ struct Prediction {
   std::span<const std::uint16_t> expected;                      ///< terminals, sorted (interned)
   std::int32_t expected_id = -1;                                ///< `expected`'s id
   bool complete = false;                                        ///< the start rule completes here
+  std::uint64_t serial = 0;  ///< never reused by the grammar (a shape names it, not its address)
 };
 
 struct Item {
@@ -272,6 +273,13 @@ struct EarleySet {
   mutable std::vector<std::pair<std::int32_t, std::uint32_t>> done;
   mutable std::uint32_t bound = 0;
   mutable std::atomic<bool> bounded{false};
+  /// Grammar::set_shape() answers (under memo_lock), made for the few sets a
+  /// stepper stands on, so held out of line (a set is made per parser step).
+  struct Shapes {
+    std::uint64_t end = 0;  ///< as the end of a parse
+    InlineList<std::pair<std::int32_t, std::uint64_t>, 2> origin;  ///< per nonterminal, as an origin
+  };
+  mutable std::unique_ptr<Shapes> shapes;
 };
 
 /// bash heredoc flags: `<<-` (leading tabs stripped), a quoted delimiter word
@@ -314,6 +322,7 @@ struct ParseState : std::enable_shared_from_this<ParseState> {
     std::weak_ptr<const ParseState> state;
   };
   mutable InlineList<Next, 2> next;
+  mutable std::atomic<std::uint64_t> shape{0};  ///< Grammar::shape(), 0 until asked
 };
 using StatePtr = std::shared_ptr<const ParseState>;
 
@@ -444,6 +453,17 @@ class Grammar {
                                                  std::uint64_t local, bool need_byte,
                                                  const std::array<std::uint64_t, 4>* alphabet) const;
 
+  /// The shape of `ps`: equal for two states that every text takes alike, as
+  /// far as their structure shows, so that a mask computed at one holds at the
+  /// other (MaskMemo). It spells the hooks' context and the open items of the
+  /// end set, each with its origin's shape as seen from it: that origin's
+  /// items waiting on what can still complete there, recursively (completed
+  /// items, and items no text can reach again, play no further part: after
+  /// `echo a; echo b`, the first command's items are gone). Ids are never
+  /// reused (a table past kMaxShapes starts over: the same structure may then
+  /// get a second id).
+  std::uint64_t shape(const ParseState& ps) const;
+
   /// Validate a whole text: strict (a complete sentence) or a viable prefix.
   bool validate(std::string_view text, bool strict) const;
 
@@ -480,6 +500,12 @@ class Grammar {
   /// python: NAME shadows the literal terminals whose texts a NAME can go on from.
   void bound_keywords(std::int32_t name);
   SetPtr initial_set() const;
+  /// The shape of `set` seen from later sets: its items that can still take
+  /// part once nonterminal `nt` completes there (-1: `set` ends the parse).
+  std::uint64_t set_shape(const EarleySet& set, std::int32_t nt) const;
+  std::uint64_t known_shape(const EarleySet& set, std::int32_t nt) const;  ///< 0: not yet
+  /// The id of `key` in `shapes_`, made if new.
+  std::uint64_t intern_shape(const std::string& key) const;
   SetPtr scan(const SetPtr& set, const std::vector<std::uint16_t>& terms) const;
   /// A terminal list as one number: up to four terminals packed (15 bits each, the count
   /// in bits 60-62), a longer list by its interned id (bit 63).
@@ -534,6 +560,10 @@ class Grammar {
   mutable std::deque<std::vector<std::uint16_t>> expected_lists_;  ///< by id
   static constexpr std::size_t kMaxPredictions = 1u << 16;
   mutable std::unordered_map<std::string, std::shared_ptr<const Prediction>> predictions_;  ///< by seeds
+  static constexpr std::size_t kMaxShapes = 1u << 16;
+  mutable std::unordered_map<std::string, std::uint64_t> shapes_;  ///< see shape()
+  mutable std::uint64_t shape_count_ = 0;
+  mutable std::atomic<std::uint64_t> prediction_count_{0};
   mutable std::unordered_map<std::string, std::int32_t> extends_ids_;
   mutable std::unordered_map<std::string, std::int32_t> accepted_ids_;
   mutable std::unordered_map<std::uint64_t, std::int32_t> start_configs_;

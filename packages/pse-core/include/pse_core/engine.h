@@ -60,6 +60,9 @@ class Engine {
     kPython,    ///< a Python-defined node: only with the GIL held
   };
   Sharing sharing() const { return sharing_; }
+  /// Whether fill_mask recalls and remembers whole masks (MaskMemo, mask.h);
+  /// off, every mask is computed (for tests and benchmarks that compare).
+  bool remember_masks = true;
   bool is_token_allowed(std::int32_t id) const;
   /// Advance on a sampled token. Returns the ids to emit: the token itself,
   /// plus the forced continuation when multi-token sampling is on.

@@ -286,6 +286,9 @@ class Engine:
     steppers: list[Stepper]
     multi_token_sampling: bool
     max_resample_attempts: int
+    remember_masks: bool
+    """Recall and remember whole masks by the structure of the position (on by
+    default); off, every mask is computed."""
     multi_token_mapping: dict[int, list[int]]
     whitelist_control_token_ids: list[int]
     @property
