@@ -23,16 +23,16 @@ struct Builder {
   /// (and nothing else), instead of the tokens and the other exits.
   bool extending = false;
   std::array<std::uint64_t, 4> extending_left{};  ///< the bytes of those not recorded
-  std::vector<std::int32_t> inside;
-  std::vector<std::uint32_t> exits;      ///< trie nodes
-  std::vector<std::uint8_t> exit_bytes;  ///< their bytes
+  std::vector<std::int32_t> inside{};
+  std::vector<std::uint32_t> exits{};      ///< trie nodes
+  std::vector<std::uint8_t> exit_bytes{};  ///< their bytes
   struct LexerExit {
     std::int32_t state;
     std::uint64_t local;
     std::uint32_t node;
     std::uint8_t byte;  ///< the node's (sorting reads it here, not in the trie)
   };
-  std::vector<LexerExit> lexer_exits;
+  std::vector<LexerExit> lexer_exits{};
 
   void walk(std::uint32_t u, std::int32_t state, std::uint64_t local) {
     const TrieMap::Children cs = trie.children(u);
