@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "consume.h"
-#include "grammar/grammar.h"
+#include "grammar/grammar_frames.h"
 #include "nodes/checked.h"
 #include "nodes/leaf.h"
 #include "support/bitset.h"
@@ -72,7 +72,7 @@ bool MaskMemo::prepare(const std::vector<PathPtr>& paths, std::uint32_t span) {
       if (f->kind == Kind::kExternal) return false;
       std::uint64_t local = f->local;
       if (f->kind == Kind::kGrammar) {
-        local = f->node->grammar->shape(*reinterpret_cast<const grammar::ParseState*>(f->local));
+        local = grammar_shape(*f);
       } else if (leaf::is_leaf(f->kind)) {
         local = leaf::canonical(f->kind, *f->node, local, span);
       } else if (f->kind == Kind::kLoop && f->node->max_count == UINT32_MAX) {

@@ -14,6 +14,9 @@ namespace pse {
 /// The grammar frame of `f`: `f` itself (kGrammar) or its parent (kLexer).
 const Frame& grammar_frame(const Frame& f);
 
+/// Grammar::shape() of kGrammar frame `f`'s parse state (the mask memo's key for it).
+std::uint64_t grammar_shape(const Frame& f);
+
 /// The shortest bytes that finish the grammar frame of `f` (a kGrammar frame
 /// or the kLexer leaf on top of one), over `alphabet` when given; nullopt
 /// when none is known.

@@ -46,6 +46,8 @@ const Frame* Runtime::grammar_pop(const Frame* lexeme) {
 
 const Frame& grammar_frame(const Frame& f) { return f.kind == Kind::kLexer ? *f.parent : f; }
 
+std::uint64_t grammar_shape(const Frame& f) { return f.node->grammar->shape(parse_state(&f)); }
+
 std::optional<std::string> grammar_completion(const Frame& f,
                                               const std::array<std::uint64_t, 4>* alphabet) {
   const Frame& top = grammar_frame(f);
