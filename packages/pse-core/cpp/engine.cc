@@ -224,7 +224,7 @@ MaskStatus Engine::fill_mask(std::uint32_t* out, std::size_t words) {
     for (const PathPtr& p : paths_) close_path(masker_->runtime(), *p, closed);
     structure.finished = masker_->compute(closed, out);
     structure.count = count_bits(out, need);
-    if (memoize) memo.remember(out, need, structure, masker_->ids());
+    if (memoize) memo.remember(out, need, structure, masker_->ids(), masker_->lookups());
   }
   return finish_mask(*vocab, whitelist_ids_, out, structure);
 }

@@ -109,9 +109,9 @@ bool MaskMemo::recall(std::uint32_t* out, std::size_t words, Result& result) con
 }
 
 void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result result,
-                        const std::vector<std::int32_t>* ids) {
+                        const std::vector<std::int32_t>* ids, std::size_t lookups) {
   const bool dense = result.count >= words;  // more set bits than words
-  if (dense && sighted_.insert(hash_).second) {
+  if (dense && lookups < kCostlyLookups && sighted_.insert(hash_).second) {
     bytes_ += kSightBytes;
     if (bytes_ > kBytes) forget_masks();
     return;
@@ -147,6 +147,7 @@ void MaskMemo::remember(const std::uint32_t* bits, std::size_t words, Result res
 }
 
 const MaskEntry& MaskComputer::entry(const Frame& leaf, std::uint32_t root, bool extending) {
+  ++lookups_;
   MaskCache::Key key = MaskCache::key(leaf, root, vocab_.span());
   if (extending) key.kind |= MaskCache::kExtendingExits;
   const std::size_t h = MaskCache::KeyHash{}(key);
@@ -483,6 +484,7 @@ bool MaskComputer::compute(const Positions& closed, std::uint32_t* bits) {
   finished_ = false;
   ids_.clear();
   listing_ = true;
+  lookups_ = 0;
   explore(0, closed, 0);
   return finished_;
 }

@@ -36,14 +36,18 @@ namespace pse {
 /// A mask with few tokens is kept as their list the first time; a dense one
 /// (a copy of the whole bitmask) the second time its position is filled, so
 /// a schema's first walk copies no vocabulary-wide mask it does not return
-/// to. Keys and masks lie back to back in two pools whose storage is kept
-/// when the memo starts over, so remembering a mask allocates at most a
-/// hash-table node (a first walk remembers most of its masks). At most kBytes
-/// of masks and keys: past that the memo starts over, so it can never change
-/// a mask, only whether it is recomputed.
+/// to, unless it was costly (kCostlyLookups cache entries or more: a grammar
+/// mask at a new parse shape, hundreds of µs where a copy costs one), which
+/// is kept the first time. Keys and masks lie back to back in two pools
+/// whose storage is kept when the memo starts over, so remembering a mask
+/// allocates at most a hash-table node (a first walk remembers most of its
+/// masks). At most kBytes of masks and keys (about 500 dense masks at 128k
+/// tokens): past that the memo starts over, so it can never change a mask,
+/// only whether it is recomputed.
 class MaskMemo {
  public:
-  static constexpr std::size_t kBytes = std::size_t{2} << 20;
+  static constexpr std::size_t kBytes = std::size_t{8} << 20;
+  static constexpr std::size_t kCostlyLookups = 64;
   struct Result {
     std::size_t count = 0;  ///< bits set
     bool finished = false;  ///< some position has finished
@@ -55,9 +59,10 @@ class MaskMemo {
   bool recall(std::uint32_t* out, std::size_t words, Result& result) const;
   /// Remember `bits` (`words` words) as the mask of the prepared key; `ids`,
   /// when known, lists its set bits (repeats allowed), so that a sparse mask
-  /// is not looked for in the words.
+  /// is not looked for in the words; `lookups`: the cache entries its
+  /// computation consulted (MaskComputer::lookups).
   void remember(const std::uint32_t* bits, std::size_t words, Result result,
-                const std::vector<std::int32_t>* ids = nullptr);
+                const std::vector<std::int32_t>* ids = nullptr, std::size_t lookups = 0);
   /// The engine moved to `machine`: unless the masks kept are its, let go of
   /// them now, with the machines they hold, which may be the last holders
   /// (the old machine's teardown is the switch's, not the new first mask's).
@@ -100,6 +105,8 @@ class MaskComputer {
   /// The ids the last compute() set, when each came through a trie node or a
   /// sparse entry (no dense entry, checked node or external stepper); else null.
   const std::vector<std::int32_t>* ids() const { return listing_ ? &ids_ : nullptr; }
+  /// The mask-cache entries the last compute() consulted: what it cost.
+  std::size_t lookups() const { return lookups_; }
   Runtime& runtime() { return rt_; }
   MaskMemo& memo() { return memo_; }
 
@@ -163,6 +170,7 @@ class MaskComputer {
   std::uint64_t swept_deaths_ = 0;  ///< leaf_class_deaths at that sweep
   bool finished_ = false;
   std::vector<std::int32_t> ids_;  ///< see ids()
+  std::size_t lookups_ = 0;        ///< see lookups()
   bool listing_ = false;
   MaskMemo memo_;
 };
