@@ -245,6 +245,103 @@ def test_parent_mask_after_the_grammar_equals_enumerated_language() -> None:
             assert allowed == expected, (parent, prefix)
 
 
+# S -> S "+" U | U ; U -> "-" U | U "!" | A ; A -> "(" S ")" | "[" V "]" | NUM | Q ;
+# V -> "-" V | "[" V "]" | NUM ; Q -> Q "q" | "q". A run of "-" nests U in U,
+# each completing with the next (right recursion), and a run of "q" extends Q
+# in place (left recursion): either leaves the parse as it was, and the
+# parser keeps one state for the whole run. A run of "[" looks alike, but
+# each "[" waits for its "]": the parser must tell the two kinds apart.
+RUN_TERMS = [*TERMS, literal("MINUS", b"-"), literal("Q", b"q"), literal("LSQB", b"[")]
+RUN_TERMS += [literal("RSQB", b"]"), literal("BANG", b"!")]
+U, A, Q, V = 1, 2, 3, 4
+RUN_RULES = [(S, [~S, 0, ~U]), (S, [~U]), (U, [5, ~U]), (U, [~U, 9]), (U, [~A])]
+RUN_RULES += [(A, [1, ~S, 2]), (A, [7, ~V, 8]), (A, [3]), (A, [~Q]), (Q, [~Q, 6]), (Q, [6])]
+RUN_RULES += [(V, [5, ~V]), (V, [7, ~V, 8]), (V, [3])]
+
+
+def runs() -> Grammar:
+    return Grammar(RUN_TERMS, RUN_RULES, S, ["sum", "unary", "atom", "quotes", "inner"])
+
+
+def runs_reference(text: str) -> tuple[bool, bool]:
+    """(complete, viable prefix) for the runs language, written by hand."""
+    # `levels`: the open brackets' contents, "S" (a sum: top level or in "()")
+    # or "V" (in "[]"); prev: open (an operand is due) | num | q | close.
+    levels, prev, blank = ["S"], "open", False
+    for c in text:
+        if c == " ":
+            blank = True
+            continue
+        inner = levels[-1] == "V"
+        if c == "-" or c == "[" or (c == "(" and not inner):
+            if prev != "open":
+                return False, False
+            levels += {"-": [], "[": ["V"], "(": ["S"]}[c]
+        elif c.isdigit():
+            if prev not in ("open", "num") or (prev == "num" and blank):
+                return False, False
+            prev = "num"
+        elif c == "q" and not inner:
+            if prev not in ("open", "q"):
+                return False, False
+            prev = "q"
+        elif c in "+!" and not inner:
+            if prev == "open":
+                return False, False
+            prev = "open" if c == "+" else "close"
+        elif c in ")]":
+            if prev == "open" or len(levels) == 1 or levels[-1] != "SV"[")]".index(c)]:
+                return False, False
+            levels, prev = levels[:-1], "close"
+        else:
+            return False, False
+        blank = False
+    return len(levels) == 1 and prev != "open", True
+
+
+RUN_TEXTS = ["".join(p) for n in range(6) for p in itertools.product("1-q+([])!", repeat=n)]
+RUN_TEXTS += [
+    text
+    for k in range(4)
+    for m in (7, 40)
+    for j in range(5)
+    for text in (
+        f"{'(' * k}{'-' * m}{'q ' * m}{'!' * j}{')' * j}",
+        f"{'[' * k}{'-' * m}1{']' * j}",
+        f"{'-' * m}{'[' * (m + k)}1{']' * (m + j)}",
+    )
+]
+RUN_TEXTS += [f"-{'-' * m}1+{'- ' * m}(q{' q' * m})!" for m in (1, 9, 60)]
+
+
+def test_runs_that_leave_the_parse_in_place_match_a_hand_written_recogniser() -> None:
+    g = runs()
+    for text in RUN_TEXTS:
+        complete, viable = runs_reference(text)
+        assert g.validate(text, strict=True) == complete, text
+        assert g.validate(text) == viable, text
+
+
+def test_masks_inside_runs_equal_the_enumerated_language() -> None:
+    tokens: list[bytes | None] = [b"-", b"--", b"----", b"q", b"qq", b"q q", b"-q", b"--(", b"1"]
+    tokens += [b")", b"q)", b"))", b"+-", b"--1)", b"qqq+", b" ", b"-)", b"q1", b"[-", b"]", b"q]"]
+    tokens += [b"!", b"!]", b"!+", b"q!)", None]
+    eos = len(tokens) - 1
+    vocab = Vocabulary(tokens, [], [eos])
+    machine = GrammarStateMachine(runs())
+    prefixes = ["", "-", "---", "(--", "((----", "q", "(qqq", "-(q q", "1+--", "(-(--q"]
+    for prefix in [*prefixes, "[--", "([-[--1", "[[1", "-[-1]!", "(--q!", "[-[--"]:
+        allowed = allowed_after(vocab, machine, prefix)
+        expected = {
+            i
+            for i, t in enumerate(tokens)
+            if t is not None and runs_reference(prefix + t.decode())[1]
+        }
+        if runs_reference(prefix)[0]:
+            expected.add(eos)
+        assert allowed == expected, prefix
+
+
 def test_one_grammar_from_many_threads() -> None:
     g = sums()
     texts = ["(" * k + "1" + "+2" * k + ")" * k for k in range(1, 40)]

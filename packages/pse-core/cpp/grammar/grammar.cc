@@ -687,11 +687,16 @@ std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
     const EarleySet* set;
     std::int32_t nt;
   };
-  std::vector<Task> todo{{&set, nt}};
-  thread_local std::vector<std::int32_t> sides;
-  thread_local std::vector<std::pair<const Item*, std::int32_t>> reach;  // (item, its left side)
-  thread_local std::vector<std::array<std::uint64_t, 2>> items;
-  thread_local std::string key;
+  struct Scratch {
+    std::vector<Task> todo;
+    std::vector<std::int32_t> sides;
+    std::vector<std::pair<const Item*, std::int32_t>> reach;  // (item, its left side)
+    std::vector<std::array<std::uint64_t, 2>> items;
+    std::string key;
+  };
+  thread_local Scratch scratch;
+  auto& [todo, sides, reach, items, key] = scratch;
+  todo.assign(1, {&set, nt});
   auto gather = [&](const EarleySet& s, std::int32_t x) {
     reach.clear();
     if (x < 0) {
@@ -716,6 +721,12 @@ std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
         reach.emplace_back(&it, rules_[it.rule].lhs);
       }
   };
+  auto store = [](const EarleySet& s, std::int32_t x, std::uint64_t id) {
+    std::lock_guard<SpinLock> lock(s.memo_lock);
+    if (!s.shapes) s.shapes = std::make_unique<EarleySet::Shapes>();
+    if (x < 0) s.shapes->end = id;
+    else s.shapes->origin.push_back({x, id});
+  };
   while (!todo.empty()) {
     const auto [s, x] = todo.back();
     if (known_shape(*s, x)) {
@@ -723,14 +734,40 @@ std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
       continue;
     }
     gather(*s, x);
-    const std::size_t before = todo.size();
-    for (auto [it, lhs] : reach)
-      if (!known_shape(*it->origin, lhs)) todo.push_back({it->origin, lhs});
-    if (todo.size() > before) continue;
-    todo.pop_back();
+    // Items come in runs with one origin and left side: one look-up per run.
     items.clear();
-    for (auto [it, lhs] : reach)
-      items.push_back({static_cast<std::uint64_t>(it->rule) << 32 | it->dot, known_shape(*it->origin, lhs)});
+    bool ready = true;
+    const EarleySet* last = nullptr;
+    std::int32_t last_lhs = 0;
+    std::uint64_t view = 0;
+    for (auto [it, lhs] : reach) {
+      if (it->origin != last || lhs != last_lhs) {
+        last = it->origin;
+        last_lhs = lhs;
+        view = known_shape(*last, lhs);
+        if (!view) {
+          todo.push_back({last, lhs});
+          ready = false;
+        }
+      }
+      items.push_back({static_cast<std::uint64_t>(it->rule) << 32 | it->dot, view});
+    }
+    if (!ready) continue;
+    todo.pop_back();
+    // Where completing `x` here completes just one item, and that item then
+    // completes at its origin (it waits on its last symbol; Leo's
+    // deterministic reductions), this view is the origin's: so `- - - x` and
+    // `not not x` nest no deeper in shape than `- x`.
+    if (x >= 0 && reach.size() == 1 &&
+        reach[0].first->dot + 1 == rules_[reach[0].first->rule].rhs.size()) {
+      const auto& predicted = s->predicted->waiting;
+      const auto at = std::lower_bound(predicted.begin(), predicted.end(),
+                                       std::pair<std::int32_t, std::uint32_t>{x, 0});
+      if (at == predicted.end() || at->first != x) {
+        store(*s, x, items[0][1]);
+        continue;
+      }
+    }
     std::sort(items.begin(), items.end());
     items.erase(std::unique(items.begin(), items.end()), items.end());
     // The predicted items that matter are fixed by the prediction and `x`.
@@ -739,13 +776,7 @@ std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
     key.assign(1, 's');  // a set's key; a state's begins with 'p'
     key.append(reinterpret_cast<const char*>(head.data()), sizeof head);
     key.append(reinterpret_cast<const char*>(items.data()), items.size() * sizeof items[0]);
-    const std::uint64_t id = intern_shape(key);
-    {
-      std::lock_guard<SpinLock> lock(s->memo_lock);
-      if (!s->shapes) s->shapes = std::make_unique<EarleySet::Shapes>();
-      if (x < 0) s->shapes->end = id;
-      else s->shapes->origin.push_back({x, id});
-    }
+    store(*s, x, intern_shape(key));
   }
   return known_shape(set, nt);
 }
@@ -1071,6 +1102,10 @@ StatePtr Grammar::finish_lexeme(const ParseState& ps, std::int32_t cfg, std::uin
         if (StatePtr hit = n.state.lock()) return hit;
   }
   StatePtr out = finish_new(ps, c, local);
+  // A step that leaves the parse where it was (`- - x`, `"a" "b" "c"`: the
+  // same open items, origins aside, and the same shape) stays in `ps`: a run
+  // of such lexemes inside a token, or in a text, costs one parser step.
+  if (out.get() != &ps && same_future(ps, *out)) out = ps.shared_from_this();
   std::lock_guard<SpinLock> lock(ps.next_lock);
   for (std::size_t i = 0; i < ps.next.size(); ++i)
     if (auto& n = ps.next[i]; n.key == key && n.local == hook) {
@@ -1080,6 +1115,19 @@ StatePtr Grammar::finish_lexeme(const ParseState& ps, std::int32_t cfg, std::uin
     }
   ps.next.push_back({key, hook, out});
   return out;
+}
+
+bool Grammar::same_future(const ParseState& a, const ParseState& b) const {
+  if (!a.set || !b.set || !a.effective != !b.effective) return false;
+  const EarleySet &x = *a.set, &y = *b.set;
+  if (x.kernel.size() != y.kernel.size() || x.predicted != y.predicted || x.complete != y.complete ||
+      a.hook.depth != b.hook.depth || a.hook.fields != b.hook.fields ||
+      a.hook.line_start != b.hook.line_start || a.hook.indents.size() != b.hook.indents.size() ||
+      a.hook.heredocs.size() != b.hook.heredocs.size())
+    return false;
+  for (std::size_t i = 0; i < x.kernel.size(); ++i)
+    if (x.kernel[i].rule != y.kernel[i].rule || x.kernel[i].dot != y.kernel[i].dot) return false;
+  return shape(a) == shape(b);
 }
 
 StatePtr Grammar::finish_new(const ParseState& ps, const LexConfig& c, std::uint64_t local) const {

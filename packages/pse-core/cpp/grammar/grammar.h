@@ -459,9 +459,10 @@ class Grammar {
   /// end set, each with its origin's shape as seen from it: that origin's
   /// items waiting on what can still complete there, recursively (completed
   /// items, and items no text can reach again, play no further part: after
-  /// `echo a; echo b`, the first command's items are gone). Ids are never
-  /// reused (a table past kMaxShapes starts over: the same structure may then
-  /// get a second id).
+  /// `echo a; echo b`, the first command's items are gone; a view whose only
+  /// item waits on its last symbol is that item's origin's view, so `- - x`
+  /// nests no deeper than `- x`). Ids are never reused (a table past
+  /// kMaxShapes starts over: the same structure may then get a second id).
   std::uint64_t shape(const ParseState& ps) const;
 
   /// Validate a whole text: strict (a complete sentence) or a viable prefix.
@@ -516,6 +517,10 @@ class Grammar {
   StatePtr finish_bash(const ParseState& ps, const LexConfig& c, std::uint64_t local) const;
   StatePtr finish_new(const ParseState& ps, const LexConfig& c, std::uint64_t local) const;
   StatePtr make_state(SetPtr set, HookState hook) const;
+  /// Does every text take `b` (a step from `a`) as it takes `a`? Their shapes
+  /// are compared only where the kernels' rules and dots and the hooks'
+  /// levels already agree: a shape costs more than most steps.
+  bool same_future(const ParseState& a, const ParseState& b) const;
 
   std::vector<Terminal> terminals_;
   std::vector<Rule> rules_;
