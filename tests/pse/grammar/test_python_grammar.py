@@ -294,6 +294,13 @@ CASES = [
     "x = [f'{(a,\nb)}']",
     "x = [f'{e}',\n 1]",
     "x = (\nf'{(e)}'\n)",
+    # strings inside a field may hold "#" and braces (only a comment is barred there)
+    "f\"{'#'}\"",
+    "f\"{a or '#'}: {b}\"",
+    "f'{\"{\"}{\"}\"}'",
+    "f\"{x:{'{'}}\"",
+    "f\"{'a' #}\"",
+    "f\"{a #}\"",
 ]
 
 # Valid Python 3.11 that the grammar deliberately does not cover (docs/grammar_languages.md).
