@@ -297,10 +297,10 @@ CASES = [
     # strings inside a field may hold "#" and braces (only a comment is barred there)
     "f\"{'#'}\"",
     "f\"{a or '#'}: {b}\"",
-    "f'{\"{\"}{\"}\"}'",
+    'f\'{"{"}{"}"}\'',
     "f\"{x:{'{'}}\"",
     "f\"{'a' #}\"",
-    "f\"{a #}\"",
+    'f"{a #}"',
 ]
 
 # Valid Python 3.11 that the grammar deliberately does not cover (docs/grammar_languages.md).
