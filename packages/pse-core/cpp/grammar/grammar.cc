@@ -697,8 +697,10 @@ std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
   thread_local Scratch scratch;
   auto& [todo, sides, reach, items, key] = scratch;
   todo.assign(1, {&set, nt});
+  bool predicted_waits = false;  // gather(): some predicted item waits on `x`
   auto gather = [&](const EarleySet& s, std::int32_t x) {
     reach.clear();
+    predicted_waits = false;
     if (x < 0) {
       for (const Item& it : s.kernel)
         if (it.dot < rules_[it.rule].rhs.size()) reach.emplace_back(&it, rules_[it.rule].lhs);
@@ -710,6 +712,7 @@ std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
       for (auto at = std::lower_bound(waiting.begin(), waiting.end(),
                                       std::pair<std::int32_t, std::uint32_t>{sides[i], 0});
            at != waiting.end() && at->first == sides[i]; ++at) {
+        predicted_waits = true;  // sides grow only from `x`'s own run: it is found first
         const std::int32_t lhs = rules_[s.predicted->items[at->second].first].lhs;
         if (std::find(sides.begin(), sides.end(), lhs) == sides.end()) sides.push_back(lhs);
       }
@@ -758,15 +761,10 @@ std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
     // completes at its origin (it waits on its last symbol; Leo's
     // deterministic reductions), this view is the origin's: so `- - - x` and
     // `not not x` nest no deeper in shape than `- x`.
-    if (x >= 0 && reach.size() == 1 &&
+    if (x >= 0 && !predicted_waits && reach.size() == 1 &&
         reach[0].first->dot + 1 == rules_[reach[0].first->rule].rhs.size()) {
-      const auto& predicted = s->predicted->waiting;
-      const auto at = std::lower_bound(predicted.begin(), predicted.end(),
-                                       std::pair<std::int32_t, std::uint32_t>{x, 0});
-      if (at == predicted.end() || at->first != x) {
-        store(*s, x, items[0][1]);
-        continue;
-      }
+      store(*s, x, items[0][1]);
+      continue;
     }
     std::sort(items.begin(), items.end());
     items.erase(std::unique(items.begin(), items.end()), items.end());
