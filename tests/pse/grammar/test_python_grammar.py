@@ -301,6 +301,35 @@ CASES = [
     "f\"{x:{'{'}}\"",
     "f\"{'a' #}\"",
     'f"{a #}"',
+    # fields follow CPython's precedence where it decides validity: `not` sits below
+    # comparisons and arithmetic, `*` items at bitwise-or level
+    'f"{a + not b}"',
+    'f"{a == not b}"',
+    'f"{-not a}"',
+    'f"{a ** not b}"',
+    'f"{a is not not b}"',
+    'f"{not a == b} {a and not b} {a if not b else c} {-a ** -b} {a < b < c} {a not in b}"',
+    'f"{[*a or b]}"',
+    'f"{ {**a or b} }"',
+    'f"{f(*a or b)}"',
+    # slices, displays, comprehensions, generators and starred arguments inside fields
+    'f"{x[1:2]} {x[:]} {x[::2]} {x[a:b, c]} {x[:,:]} {a[1:2]=} {f(a)(b)[c:d].e}"',
+    'f"{x[]}"',
+    'f"{[]} {[1, *a]} {[x for x in y if x]} {[x for (a, b) in y]} {[x async for x in y]}"',
+    'f"{[x for x in a if b if c for d in e]} {[x for x in a or b]} {(x for x in y)}"',
+    'f"{[x for x in a if b else c]}"',
+    'f"{ {} } { {1}} { {1, 2,} } { {1: 2,} } { {**d, 1: 2} } { {k: v for k, v in d.items()} }"',
+    'f"{ {,} }"',
+    'f"{[,]}"',
+    "f\"{', '.join(str(x) for x in xs)} {x for x in y}\"",
+    'f"{f(x for x in y, 1)}"',
+    'f"{f(*a, b=1, **c)} {f(k=1, *a)} {f(a, **b, c=1)} {f(a if b else c)} {f(x=a if b else c)}"',
+    'f"{f(**c, *a)}"',
+    'f"{f(a=1, b)}"',
+    'f"{(*a, b)} {(*a,)} {...} { {1}:>3}"',
+    'f"{(*a)}"',
+    'f"{{1}"',
+    "f'''{[a, b][0]:>{w[1:]}}'''",
 ]
 
 # Valid Python 3.11 that the grammar deliberately does not cover (docs/grammar_languages.md).
@@ -309,9 +338,10 @@ NOT_COVERED = {
     "f'''{\na}'''",
     "(f'''{(a,\nb)}''')",
     "rf'{a}\\x'",
-    "f'{[]}'",
-    "f'{...}'",
     "f'{yield}'",
+    "f'{await a}'",
+    "f\"{'a' 'b'}\"",
+    "f'{(lambda: 1)()}'",
 }
 
 
