@@ -456,3 +456,39 @@ def test_mutations_never_accepted_when_cpython_rejects(
         text = program[:i] + char + program[i + 1 :]
     if GRAMMAR.validate(text, strict=True):
         assert cpython_accepts(text), repr(text)
+
+
+FIELD_PREFIXES = ["", "not ", "-", "~", "*", "**", "not -", "- not "]
+FIELD_ATOMS = ["a", "1", "'s'", "...", "(a)", "[a]", "x[1:2]", "f(a)", " {a} ", "(x for x in y)"]
+FIELD_JOINS = [" + ", " ** ", " | ", " == ", " < ", " in ", " not in ", " is not ", " and ", " or "]
+FIELD_JOINS += [" if ", " else ", " for x in ", ", ", ":", " = ", " := ", " lambda "]
+FIELD_JOINS += ["(", ")", "[", "]"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    parts=st.lists(
+        st.tuples(
+            st.sampled_from(FIELD_PREFIXES),
+            st.sampled_from(FIELD_ATOMS),
+            st.sampled_from(FIELD_JOINS),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    quote=st.sampled_from(['"', "'", '"""']),
+    spec=st.sampled_from(["", "!r", ":>{w}", "="]),
+)
+def test_fstring_fields_never_accepted_when_cpython_rejects(
+    parts: list[tuple[str, str, str]], quote: str, spec: str
+) -> None:
+    """Operands with prefixes, joined by operators and keywords, inside a replacement
+    field: a field CPython rejects is never accepted (precedence, brackets, starred
+    items, comprehensions, the spec's colon)."""
+    body = "".join(prefix + atom + join for prefix, atom, join in parts)
+    body = body + parts[-1][1]
+    if quote != '"':
+        body = body.replace("'", '"')
+    text = f"f{quote}x{{{body}{spec}}}y{quote}"
+    if GRAMMAR.validate(text, strict=True):
+        assert cpython_accepts(text), repr(text)
