@@ -330,6 +330,21 @@ CASES = [
     'f"{(*a)}"',
     'f"{{1}"',
     "f'''{[a, b][0]:>{w[1:]}}'''",
+    # strings inside fields: adjacent literals and f-strings in the other quote, whose own
+    # fields hold no strings; yield, await, walrus in parentheses, starred items with a comma
+    "f\"a {b(f'c {e} d')} e\" f\"{f'{x!r:>3}'} {f'a' 'b'} {rf'{x}'} {f'{{x}}'}\"",
+    "f'{f\"{x:{y}}\"}' f'{x:{f\"{y}\"}}' f\"{f'{ {1}}' if y else 'z'}\" f\"{F'{x=}'f'{y}'}\"",
+    "f\"{f'{'a'}'}\"",
+    'f"{f\'{"a"}\'}"',
+    "f\"{f'{x}}'}\"",
+    "f\"{f 'x'}\"",
+    'f"{yield d} {yield} {yield from a} {yield *a, b} {*a,} {*a, b} {(yield)}"',
+    'f"{await a} {-await a} {await a ** 2} {not await a} {(x := 1)} {yield a=}"',
+    'f"{*a}"',
+    'f"{await -a}"',
+    'f"{a + yield}"',
+    'f"{f(yield)}"',
+    'f"{(a.b := 1)}"',
 ]
 
 # Valid Python 3.11 that the grammar deliberately does not cover (docs/grammar_languages.md).
@@ -338,10 +353,9 @@ NOT_COVERED = {
     "f'''{\na}'''",
     "(f'''{(a,\nb)}''')",
     "rf'{a}\\x'",
-    "f'{yield}'",
-    "f'{await a}'",
-    "f\"{'a' 'b'}\"",
     "f'{(lambda: 1)()}'",
+    "f'{(x := 1, 2)}'",
+    "f'''{'a'}'''",
 }
 
 
@@ -460,6 +474,7 @@ def test_mutations_never_accepted_when_cpython_rejects(
 
 FIELD_PREFIXES = ["", "not ", "-", "~", "*", "**", "not -", "- not "]
 FIELD_ATOMS = ["a", "1", "'s'", "...", "(a)", "[a]", "x[1:2]", "f(a)", " {a} ", "(x for x in y)"]
+FIELD_ATOMS += ["f'{a}'", "f'{a:{b}}'", "f'{'s'}'", "yield a", "await a", "(a := 1)"]
 FIELD_JOINS = [" + ", " ** ", " | ", " == ", " < ", " in ", " not in ", " is not ", " and ", " or "]
 FIELD_JOINS += [" if ", " else ", " for x in ", ", ", ":", " = ", " := ", " lambda "]
 FIELD_JOINS += ["(", ")", "[", "]"]
