@@ -160,9 +160,10 @@ const MaskEntry& MaskComputer::entry(const Frame& leaf, std::uint32_t root, bool
 }
 
 Positions& MaskComputer::level(std::size_t depth) {
-  if (levels_.size() <= depth) levels_.resize(depth + 1);
-  levels_[depth].clear();
-  return levels_[depth];
+  while (levels_.size() <= depth) levels_.push_back(std::make_unique<Positions>());
+  Positions& level = *levels_[depth];
+  level.clear();
+  return level;
 }
 
 void MaskComputer::mark(std::uint32_t node) {
@@ -244,7 +245,8 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       for (std::int32_t id : e.sparse) bits_[id >> 5] |= 1u << (id & 31);
       if (listing_) ids_.insert(ids_.end(), e.sparse.begin(), e.sparse.end());
     }
-    if (!e.lexer_groups.empty() || e.extending_bytes != ByteSet{}) lexer_exits(p, u, e, depth);
+    if (!e.lexer_groups.empty() || (e.extending_bytes != ByteSet{} && !rt_.is_root(p->parent)))
+      lexer_exits(p, u, e, depth);
     if (e.exit_bytes.empty()) continue;
     // The rest of a token after the leaf ends goes to the stack below it.
     Arena::Mark m = arena_.mark();
@@ -370,7 +372,8 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
   std::array<std::int8_t, 256> follows;
   follows.fill(-1);
   const Arena::Mark start = arena_.mark();
-  const ByteSet extending = e.extending_bytes;
+  // A grammar at the root has nothing after it: its second entry is never of use.
+  const ByteSet extending = rt_.is_root(grammar) ? ByteSet{} : e.extending_bytes;
   if (extending != ByteSet{}) {
     rt_.closure(rt_.pop(rt_.with(grammar, grammar->state, grammar->local, grammar->flags | kConsumed,
                                  grammar->hist)),

@@ -7,7 +7,7 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -148,7 +148,7 @@ class MaskComputer {
   Runtime rt_;
   Arena& arena_;
   std::uint32_t* bits_ = nullptr;
-  std::deque<Positions> levels_;  ///< a deque: references survive growth
+  std::vector<std::unique_ptr<Positions>> levels_;  ///< by depth; references survive growth
   /// Entries this engine used, held until the shared cache empties (see
   /// MaskCache::generation): the cache's bound frees them once every engine
   /// has let go.

@@ -120,17 +120,13 @@ void add_unique(Positions& set, const Frame* f) {
   set.push_back(f);
 }
 
-void* Arena::allocate(std::size_t size, std::size_t align) {
+void* Arena::grow(std::size_t size, std::size_t align) {
   if (size + align > block_bytes_) throw std::length_error("arena allocation larger than a block");
-  std::size_t at = (used_ + align - 1) & ~(align - 1);
-  if (block_ >= blocks_.size() || at + size > block_bytes_) {
-    if (block_ < blocks_.size() && at + size > block_bytes_) ++block_;
-    if (block_ >= blocks_.size())  // not zero-filled: everything is constructed in place
-      blocks_.emplace_back(new std::byte[block_bytes_]);
-    at = 0;
-  }
-  used_ = at + size;
-  return blocks_[block_].get() + at;
+  if (block_ < blocks_.size()) ++block_;  // the current block has no room left
+  if (block_ >= blocks_.size())  // not zero-filled: everything is constructed in place
+    blocks_.emplace_back(new std::byte[block_bytes_]);
+  used_ = size;
+  return blocks_[block_].get();
 }
 
 const Frame* Runtime::make(const Frame* parent, const StateMachine* node, Kind kind,
@@ -190,7 +186,7 @@ const Frame* Runtime::push(const Frame* parent, const StateMachine* node, std::i
 }
 
 const Frame* Runtime::pop(const Frame* f) {
-  if (f->depth <= root_depth_ || !f->parent || f->done())
+  if (is_root(f) || f->done())
     return with(f, f->state, f->local, f->flags | kDone | kConsumed, f->hist);
   const Frame* p = f->parent;
   if (p->kind == Kind::kGrammar) return grammar_pop(f);

@@ -70,6 +70,8 @@ class Runtime {
   const Frame* step(const Frame* f, std::uint8_t b);
   /// The position after `f` completes: its parent advanced, or the finished root.
   const Frame* pop(const Frame* f);
+  /// Whether `f` acts as the root: completing it finishes everything (pop()).
+  bool is_root(const Frame* f) const { return f->depth <= root_depth_ || !f->parent; }
   /// closure() of each successor of each position on `b`, deduplicated.
   void advance(const Positions& in, std::uint8_t b, Positions& out);
 

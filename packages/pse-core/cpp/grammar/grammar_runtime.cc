@@ -31,8 +31,7 @@ void Runtime::grammar_closure(const Frame* f, Positions& out) {
   const grammar::ParseState& ps = parse_state(f);
   std::int32_t cfg = g.start_config(ps, f->state);
   if (cfg >= 0) closure(make(f, f->node, Kind::kLexer, cfg, 0, g.start_local(ps), 0), out);
-  const bool ends_all = f->depth <= root_depth_ || !f->parent;
-  if (f->consumed() && (finals || !ends_all) && g.can_finish(ps)) closure(pop(f), out);
+  if (f->consumed() && (finals || !is_root(f)) && g.can_finish(ps)) closure(pop(f), out);
 }
 
 const Frame* Runtime::grammar_pop(const Frame* lexeme) {

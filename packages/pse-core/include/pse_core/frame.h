@@ -86,7 +86,16 @@ class Arena {
   std::size_t bytes_reserved() const { return blocks_.size() * block_bytes_; }
 
  private:
-  void* allocate(std::size_t size, std::size_t align);
+  /// In the current block when it has room (the per-frame path of a mask walk), else grow().
+  void* allocate(std::size_t size, std::size_t align) {
+    const std::size_t at = (used_ + align - 1) & ~(align - 1);
+    if (block_ < blocks_.size() && at + size <= block_bytes_) {
+      used_ = at + size;
+      return blocks_[block_].get() + at;
+    }
+    return grow(size, align);
+  }
+  void* grow(std::size_t size, std::size_t align);
   std::size_t block_bytes_;
   std::vector<std::unique_ptr<std::byte[]>> blocks_;
   std::size_t block_ = 0, used_ = 0;
