@@ -245,7 +245,7 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       for (std::int32_t id : e.sparse) bits_[id >> 5] |= 1u << (id & 31);
       if (listing_) ids_.insert(ids_.end(), e.sparse.begin(), e.sparse.end());
     }
-    if (!e.lexer_groups.empty() || (e.extending_bytes != ByteSet{} && !rt_.is_root(p->parent)))
+    if (!e.lexer_groups.empty() || (any(e.extending_bytes) && !rt_.is_root(p->parent)))
       lexer_exits(p, u, e, depth);
     if (e.exit_bytes.empty()) continue;
     // The rest of a token after the leaf ends goes to the stack below it.
@@ -374,7 +374,7 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
   const Arena::Mark start = arena_.mark();
   // A grammar at the root has nothing after it: its second entry is never of use.
   const ByteSet extending = rt_.is_root(grammar) ? ByteSet{} : e.extending_bytes;
-  if (extending != ByteSet{}) {
+  if (any(extending)) {
     rt_.closure(rt_.pop(rt_.with(grammar, grammar->state, grammar->local, grammar->flags | kConsumed,
                                  grammar->hist)),
                 ended);
@@ -423,7 +423,7 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
       }
       Arena::Mark m = arena_.mark();
       Positions& below = level(2 * depth);
-      rt_.closure(rt_.pop(rt_.with(p, g.state, g.local, p->flags | kConsumed, p->hist)), below);
+      rt_.closure(rt_.end_lexeme(p, g.state, g.local), below);
       if (extending) after_grammar(below);
       for (std::uint32_t i = g.begin; i < g.end && !below.empty();) {
         const std::uint8_t b = byte(i);

@@ -139,6 +139,7 @@ class MaskComputer {
   void mark(std::uint32_t node);
   /// Bytes some position of `set` may take next (a superset).
   static ByteSet first_bytes(const Positions& set);
+  static bool any(const ByteSet& s) { return (s[0] | s[1] | s[2] | s[3]) != 0; }
   Positions& level(std::size_t depth);
   /// `extending`: a lexer leaf's second entry (MaskEntry::extending_bytes).
   const MaskEntry& entry(const Frame& leaf, std::uint32_t root, bool extending = false);

@@ -189,7 +189,7 @@ const Frame* Runtime::pop(const Frame* f) {
   if (is_root(f) || f->done())
     return with(f, f->state, f->local, f->flags | kDone | kConsumed, f->hist);
   const Frame* p = f->parent;
-  if (p->kind == Kind::kGrammar) return grammar_pop(f);
+  if (p->kind == Kind::kGrammar) return end_lexeme(f, f->state, f->local);
   const Hist* hist = p->hist;
   if (record_) hist = arena_.make(Hist{p->hist, f, offset});
   std::uint8_t flags = p->flags | kConsumed;

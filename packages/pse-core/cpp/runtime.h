@@ -70,6 +70,9 @@ class Runtime {
   const Frame* step(const Frame* f, std::uint8_t b);
   /// The position after `f` completes: its parent advanced, or the finished root.
   const Frame* pop(const Frame* f);
+  /// pop() of lexer frame `lexeme` as if it were in `state` with `local`: the
+  /// grammar frame after that lexeme (a mask's exits, without a frame for the end).
+  const Frame* end_lexeme(const Frame* lexeme, std::int32_t state, std::uint64_t local);
   /// Whether `f` acts as the root: completing it finishes everything (pop()).
   bool is_root(const Frame* f) const { return f->depth <= root_depth_ || !f->parent; }
   /// closure() of each successor of each position on `b`, deduplicated.
@@ -89,7 +92,6 @@ class Runtime {
   // Grammars (cpp/grammar/grammar_runtime.cc).
   std::uint64_t grammar_start(const StateMachine& node);
   void grammar_closure(const Frame* f, Positions& out);
-  const Frame* grammar_pop(const Frame* lexeme);
   void check_depth(const Frame* f);
 
   Arena& arena_;

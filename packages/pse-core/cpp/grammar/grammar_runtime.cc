@@ -34,13 +34,12 @@ void Runtime::grammar_closure(const Frame* f, Positions& out) {
   if (f->consumed() && (finals || !is_root(f)) && g.can_finish(ps)) closure(pop(f), out);
 }
 
-const Frame* Runtime::grammar_pop(const Frame* lexeme) {
+const Frame* Runtime::end_lexeme(const Frame* lexeme, std::int32_t state, std::uint64_t local) {
   const Frame* p = lexeme->parent;
   const grammar::ParseState& ps = parse_state(p);
-  grammar::StatePtr next =
-      p->node->grammar->finish_lexeme(ps, lexeme->state, lexeme->local);
-  std::uint64_t local = next.get() == &ps ? p->local : hold(arena_, next);
-  return with(p, lexeme->state, local, p->flags | kConsumed, p->hist);
+  grammar::StatePtr next = p->node->grammar->finish_lexeme(ps, state, local);
+  const std::uint64_t held = next.get() == &ps ? p->local : hold(arena_, next);
+  return with(p, state, held, p->flags | kConsumed, p->hist);
 }
 
 const Frame& grammar_frame(const Frame& f) { return f.kind == Kind::kLexer ? *f.parent : f; }
