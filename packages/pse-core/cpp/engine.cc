@@ -10,7 +10,6 @@
 #include "nodes/leaf.h"
 #include "pse_core/errors.h"
 #include "pse_core/stepper_delta.h"
-#include "support/bitset.h"
 #include "support/parallel.h"
 
 namespace pse {
@@ -218,12 +217,12 @@ MaskStatus Engine::fill_mask(std::uint32_t* out, std::size_t words) {
   const bool memoize =
       remember_masks && sharing_ == Sharing::kParallel && memo.prepare(paths_, vocab->span());
   if (!memoize || !memo.recall(out, words, structure)) {
-    std::fill(out, out + words, 0u);
+    std::fill(out + need, out + words, 0u);
     scratch_->reset();
     Positions closed;
     for (const PathPtr& p : paths_) close_path(masker_->runtime(), *p, closed);
     structure.finished = masker_->compute(closed, out);
-    structure.count = count_bits(out, need);
+    structure.count = masker_->allowed();
     if (memoize) memo.remember(out, need, structure, masker_->ids(), masker_->lookups());
   }
   return finish_mask(*vocab, whitelist_ids_, out, structure);

@@ -169,13 +169,14 @@ Positions& MaskComputer::level(std::size_t depth) {
 void MaskComputer::mark(std::uint32_t node) {
   const TrieMap::Node& n = nodes_[node];
   const std::int32_t* ids = vocab_.trie().ids(n);
-  for (std::uint32_t i = 0; i < n.ids_end - n.ids_begin; ++i)
-    bits_[ids[i] >> 5] |= 1u << (ids[i] & 31);
+  clear();
+  for (std::uint32_t i = 0; i < n.ids_end - n.ids_begin; ++i) allow(ids[i]);
   if (listing_) ids_.insert(ids_.end(), ids, ids + (n.ids_end - n.ids_begin));
 }
 
 void MaskComputer::external(const Frame* f, std::uint32_t u) {
   listing_ = false;
+  clear();
   // The slow path: every token below trie node u, fed whole to the stepper.
   const std::size_t depth = nodes_[u].depth;
   for (std::uint32_t c = u + 1; c < nodes_[u].end; ++c) {
@@ -187,7 +188,7 @@ void MaskComputer::external(const Frame* f, std::uint32_t u) {
       Arena::Mark m = arena_.mark();
       feed(rt_, Positions{f}, std::string_view(*vocab_.token(id)).substr(depth), 0, fed);
       arena_.rewind(m);
-      if (!fed.full.empty()) bits_[id >> 5] |= 1u << (id & 31);
+      if (!fed.full.empty()) allow(id);
     }
   }
 }
@@ -203,16 +204,19 @@ bool MaskComputer::checked(const Frame* f, std::uint32_t u, std::size_t depth) {
   node->positions(f, rt_, inner);
   std::vector<std::uint32_t> own((vocab_.size() + 31) / 32, 0u);
   std::uint32_t* outer = std::exchange(bits_, own.data());
+  const bool zeroed = std::exchange(zeroed_, true);
   explore(u, inner, depth);
   bits_ = outer;
+  zeroed_ = zeroed;
   arena_.rewind(m);
   node->filter(f, vocab_, nodes_[u].depth, own.data());
+  clear();
   or_words(bits_, own.data(), own.size());
+  counted_ = false;
   return true;
 }
 
 void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t depth) {
-  const std::size_t words = (vocab_.size() + 31) / 32;
   for (const Frame* p : set) {
     if (p->done()) {
       if (u == 0) finished_ = true;
@@ -239,10 +243,11 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
     }
     const MaskEntry& e = entry(*p, u);
     if (!e.dense.empty()) {
-      or_words(bits_, e.dense.data(), words);
+      add_dense(e);
       listing_ = false;
     } else {
-      for (std::int32_t id : e.sparse) bits_[id >> 5] |= 1u << (id & 31);
+      if (!e.sparse.empty()) clear();
+      for (std::int32_t id : e.sparse) allow(id);
       if (listing_) ids_.insert(ids_.end(), e.sparse.begin(), e.sparse.end());
     }
     if (!e.lexer_groups.empty() || (any(e.extending_bytes) && !rt_.is_root(p->parent)))
@@ -469,6 +474,17 @@ void MaskComputer::lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry&
   arena_.rewind(start);
 }
 
+void MaskComputer::add_dense(const MaskEntry& e) {
+  if (zeroed_) {
+    or_words(bits_, e.dense.data(), words_);
+    counted_ = false;
+  } else {
+    std::copy(e.dense.begin(), e.dense.end(), bits_);
+    zeroed_ = true;
+    count_ = e.dense_count;
+  }
+}
+
 bool MaskComputer::compute(const Positions& closed, std::uint32_t* bits) {
   bool dropped = false;
   if (vocab_.cache().generation() != generation_) {  // the cache let go: so do we
@@ -484,11 +500,17 @@ bool MaskComputer::compute(const Positions& closed, std::uint32_t* bits) {
     recent_.assign(slots, Recent{});  // slots move with the size: start empty
   }
   bits_ = bits;
+  words_ = (vocab_.size() + 31) / 32;
+  zeroed_ = false;
+  count_ = 0;
+  counted_ = true;
   finished_ = false;
   ids_.clear();
   listing_ = true;
   lookups_ = 0;
   explore(0, closed, 0);
+  clear();
+  if (!counted_) count_ = count_bits(bits_, words_);
   return finished_;
 }
 

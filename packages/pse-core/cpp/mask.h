@@ -99,9 +99,12 @@ class MaskComputer {
   MaskComputer(const Vocabulary& vocab, Arena& scratch)
       : vocab_(vocab), nodes_(vocab.trie().nodes()), rt_(scratch, false), arena_(scratch) {}
 
-  /// OR into `bits` every token some position can consume; returns whether a
-  /// position has finished (end-of-sequence allowed).
+  /// Write to `bits` (the vocabulary's words, any content before) the tokens
+  /// some position can consume; returns whether a position has finished
+  /// (end-of-sequence allowed).
   bool compute(const Positions& closed, std::uint32_t* bits);
+  /// The tokens the last compute() allowed.
+  std::size_t allowed() const { return count_; }
   /// The ids the last compute() set, when each came through a trie node or a
   /// sparse entry (no dense entry, checked node or external stepper); else null.
   const std::vector<std::int32_t>* ids() const { return listing_ ? &ids_ : nullptr; }
@@ -137,6 +140,23 @@ class MaskComputer {
   /// below per state the lexeme ended in.
   void lexer_exits(const Frame* p, std::uint32_t u, const MaskEntry& e, std::size_t depth);
   void mark(std::uint32_t node);
+  /// The mask's words start undefined: the first dense entry is copied into
+  /// them, not ORed into zeros (a 128k vocabulary's mask is 16 KB), and its
+  /// bits were counted once, when the entry was built. clear() zeroes them
+  /// before any other write; allow() counts the bits it adds.
+  void clear() {
+    if (!zeroed_) {
+      std::fill(bits_, bits_ + words_, 0u);
+      zeroed_ = true;
+    }
+  }
+  void allow(std::int32_t id) {
+    std::uint32_t& word = bits_[id >> 5];
+    const std::uint32_t bit = 1u << (id & 31);
+    count_ += !(word & bit);
+    word |= bit;
+  }
+  void add_dense(const MaskEntry& e);
   /// Bytes some position of `set` may take next (a superset).
   static ByteSet first_bytes(const Positions& set);
   static bool any(const ByteSet& s) { return (s[0] | s[1] | s[2] | s[3]) != 0; }
@@ -149,6 +169,10 @@ class MaskComputer {
   Runtime rt_;
   Arena& arena_;
   std::uint32_t* bits_ = nullptr;
+  std::size_t words_ = 0;  ///< of bits_
+  bool zeroed_ = false;    ///< bits_ holds a mask (else its words are undefined)
+  std::size_t count_ = 0;  ///< bits set in bits_, while counted_
+  bool counted_ = true;    ///< count_ is known (no dense entry was ORed onto others)
   std::vector<std::unique_ptr<Positions>> levels_;  ///< by depth; references survive growth
   /// Entries this engine used, held until the shared cache empties (see
   /// MaskCache::generation): the cache's bound frees them once every engine

@@ -9,6 +9,7 @@
 #include "pse_core/class_index.h"
 #include "pse_core/limits.h"
 #include "pse_core/trie.h"
+#include "support/bitset.h"
 #include "support/machine_edits.h"
 
 namespace pse {
@@ -360,6 +361,7 @@ std::unique_ptr<MaskEntry> MaskCache::build(const Key& key, const Frame& leaf,
     exits = std::move(b.exits);
     exit_bytes = std::move(b.exit_bytes);
   }
+  if (!entry->dense.empty()) entry->dense_count = count_bits(entry->dense.data(), entry->dense.size());
   if (!exits.empty()) {
     // Grouped by byte: a counting sort (a mask does not depend on the order
     // of the nodes of one byte).

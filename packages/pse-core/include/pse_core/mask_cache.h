@@ -31,6 +31,7 @@ struct MaskEntry {
   /// after the grammar is among them. First, in the cache line a mask reads first.
   std::array<std::uint64_t, 4> extending_bytes{};
   std::vector<std::uint32_t> dense;   ///< bitmask over token ids, or empty
+  std::size_t dense_count = 0;        ///< bits set in `dense`
   std::vector<std::int32_t> sparse;   ///< token ids, when few
   /// Exits: trie nodes `d` such that the leaf may end just before d's byte,
   /// grouped by that byte: those of exit_bytes[k] are
