@@ -345,6 +345,18 @@ CASES = [
     'f"{a + yield}"',
     'f"{f(yield)}"',
     'f"{(a.b := 1)}"',
+    # lambdas inside a field's brackets (at its top level the `:` would start the format spec)
+    'f"{(lambda a: a)(1)} {sorted(xs, key=lambda x: x[1])} {[lambda: 1]} {(lambda: 1, 2)}"',
+    'f"{(x := lambda: 1)} {x[lambda: 1]} { {lambda: 1: 2} } { {lambda x: x} } {f(*lambda: x)}"',
+    'f"{(a if b else lambda: c)} {(lambda x=lambda: 1: x)} {(lambda a, /, *b, c=1, **d: a)}"',
+    'f"{[lambda: x for x in y]} {(lambda: 1)!r:>10} {x:{(lambda: 1)()}} {(yield lambda: 1)}"',
+    'f"{lambda x: x}"',
+    'f"{lambda: 1!r}"',
+    'f"{a if b else lambda: 1}"',
+    'f"{yield lambda: 1}"',
+    'f"{(lambda a=1, b: 0)}"',
+    'f"{(lambda **k, a: 0)}"',
+    'f"{(lambda *: 0)}"',
 ]
 
 # Valid Python 3.11 that the grammar deliberately does not cover (docs/grammar_languages.md).
@@ -353,7 +365,6 @@ NOT_COVERED = {
     "f'''{\na}'''",
     "(f'''{(a,\nb)}''')",
     "rf'{a}\\x'",
-    "f'{(lambda: 1)()}'",
     "f'{(x := 1, 2)}'",
     "f'''{'a'}'''",
 }
@@ -475,8 +486,9 @@ def test_mutations_never_accepted_when_cpython_rejects(
 FIELD_PREFIXES = ["", "not ", "-", "~", "*", "**", "not -", "- not "]
 FIELD_ATOMS = ["a", "1", "'s'", "...", "(a)", "[a]", "x[1:2]", "f(a)", " {a} ", "(x for x in y)"]
 FIELD_ATOMS += ["f'{a}'", "f'{a:{b}}'", "f'{'s'}'", "yield a", "await a", "(a := 1)"]
+FIELD_ATOMS += ["(lambda: a)", "(lambda a, *b, c=1, **d: a)", "f(key=lambda x: x)"]
 FIELD_JOINS = [" + ", " ** ", " | ", " == ", " < ", " in ", " not in ", " is not ", " and ", " or "]
-FIELD_JOINS += [" if ", " else ", " for x in ", ", ", ":", " = ", " := ", " lambda "]
+FIELD_JOINS += [" if ", " else ", " for x in ", ", ", ":", " = ", " := ", " lambda ", " lambda a: "]
 FIELD_JOINS += ["(", ")", "[", "]"]
 
 
