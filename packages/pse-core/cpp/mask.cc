@@ -170,7 +170,7 @@ void MaskComputer::mark(std::uint32_t node) {
   const TrieMap::Node& n = nodes_[node];
   const std::int32_t* ids = vocab_.trie().ids(n);
   clear();
-  for (std::uint32_t i = 0; i < n.ids_end - n.ids_begin; ++i) allow(ids[i]);
+  allow(ids, n.ids_end - n.ids_begin);
   if (listing_) ids_.insert(ids_.end(), ids, ids + (n.ids_end - n.ids_begin));
 }
 
@@ -188,7 +188,7 @@ void MaskComputer::external(const Frame* f, std::uint32_t u) {
       Arena::Mark m = arena_.mark();
       feed(rt_, Positions{f}, std::string_view(*vocab_.token(id)).substr(depth), 0, fed);
       arena_.rewind(m);
-      if (!fed.full.empty()) allow(id);
+      if (!fed.full.empty()) allow(&id, 1);
     }
   }
 }
@@ -247,7 +247,7 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       listing_ = false;
     } else {
       if (!e.sparse.empty()) clear();
-      for (std::int32_t id : e.sparse) allow(id);
+      allow(e.sparse.data(), e.sparse.size());
       if (listing_) ids_.insert(ids_.end(), e.sparse.begin(), e.sparse.end());
     }
     if (!e.lexer_groups.empty() || (any(e.extending_bytes) && !rt_.is_root(p->parent)))

@@ -143,18 +143,27 @@ class MaskComputer {
   /// The mask's words start undefined: the first dense entry is copied into
   /// them, not ORed into zeros (a 128k vocabulary's mask is 16 KB), and its
   /// bits were counted once, when the entry was built. clear() zeroes them
-  /// before any other write; allow() counts the bits it adds.
+  /// before any other write.
   void clear() {
     if (!zeroed_) {
       std::fill(bits_, bits_ + words_, 0u);
       zeroed_ = true;
     }
   }
-  void allow(std::int32_t id) {
-    std::uint32_t& word = bits_[id >> 5];
-    const std::uint32_t bit = 1u << (id & 31);
-    count_ += !(word & bit);
-    word |= bit;
+  /// Set the bits of `n` ids, counting those it adds while the mask has fewer
+  /// bits than words (past that one pass at the end counts faster).
+  void allow(const std::int32_t* ids, std::size_t n) {
+    if (counted_) {
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint32_t& word = bits_[ids[i] >> 5];
+        const std::uint32_t bit = 1u << (ids[i] & 31);
+        count_ += !(word & bit);
+        word |= bit;
+      }
+      if (count_ >= words_) counted_ = false;
+    } else {
+      for (std::size_t i = 0; i < n; ++i) bits_[ids[i] >> 5] |= 1u << (ids[i] & 31);
+    }
   }
   void add_dense(const MaskEntry& e);
   /// Bytes some position of `set` may take next (a superset).
@@ -172,7 +181,7 @@ class MaskComputer {
   std::size_t words_ = 0;  ///< of bits_
   bool zeroed_ = false;    ///< bits_ holds a mask (else its words are undefined)
   std::size_t count_ = 0;  ///< bits set in bits_, while counted_
-  bool counted_ = true;    ///< count_ is known (no dense entry was ORed onto others)
+  bool counted_ = true;    ///< count_ is known (else compute() counts the words at the end)
   std::vector<std::unique_ptr<Positions>> levels_;  ///< by depth; references survive growth
   /// Entries this engine used, held until the shared cache empties (see
   /// MaskCache::generation): the cache's bound frees them once every engine
