@@ -504,6 +504,7 @@ bool MaskComputer::compute(const Positions& closed, std::uint32_t* bits) {
   zeroed_ = false;
   count_ = 0;
   counted_ = true;
+  tally_left_ = words_ / 4;
   finished_ = false;
   ids_.clear();
   listing_ = true;
