@@ -357,6 +357,15 @@ CASES = [
     'f"{(lambda a=1, b: 0)}"',
     'f"{(lambda **k, a: 0)}"',
     'f"{(lambda *: 0)}"',
+    # a backslash before a brace is a literal backslash, and the brace still acts as one
+    # (CPython 3.11's f-string scanner): a field starts, a pair is one brace, a spec ends
+    'f"\\{x}" rf"\\{x}" f"a\\{{b" f"a\\}}b" f"\\{{" f\'\'\'\\{x}\'\'\' f"\\\\{x}"',
+    'f"{x:\\{y}}" f"{x:a\\}" f"{x:{y}\\}" f"{x:\\n}" f"{x:\\\\}"',
+    'f"\\}"',
+    'f"\\{"',
+    'f"{x:\\{}"',
+    'f"{x:\\}}"',
+    'f"{x!r:\\{{}"',
 ]
 
 # Valid Python 3.11 that the grammar deliberately does not cover (docs/grammar_languages.md).
@@ -365,6 +374,7 @@ NOT_COVERED = {
     "f'''{\na}'''",
     "(f'''{(a,\nb)}''')",
     "rf'{a}\\x'",
+    "rf'\\N{a}'",
     "f'{(x := 1, 2)}'",
     "f'''{'a'}'''",
 }
@@ -519,3 +529,29 @@ def test_fstring_fields_never_accepted_when_cpython_rejects(
     text = f"f{quote}x{{{body}{spec}}}y{quote}"
     if GRAMMAR.validate(text, strict=True):
         assert cpython_accepts(text), repr(text)
+
+
+FSTRING_TEXT = ["a", " ", "\\\\", "\\{", "\\}", "\\n", "\\x41", "\\x4", "\\'", '\\"', "{{", "}}"]
+FSTRING_TEXT += ["\\{{", "\\}}", "{", "}", "\\", "\\q", "{x}", "{x!r}", "{x=}"]
+FSTRING_SPECS = ["", ">3", "\\n", "\\{", "\\}", "\\\\", "a\\", "{w}", "\\{w}", "{", "}", "{{"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    text=st.lists(st.sampled_from(FSTRING_TEXT), max_size=5),
+    specs=st.lists(st.lists(st.sampled_from(FSTRING_SPECS), max_size=2), max_size=2),
+    prefix=st.sampled_from(["f", "rf", "F"]),
+    quote=st.sampled_from(['"', "'", '"""']),
+)
+def test_fstring_backslashes_and_braces_agree_with_cpython(
+    text: list[str], specs: list[list[str]], prefix: str, quote: str
+) -> None:
+    """Backslashes next to braces in an f-string's text and format specs (a backslash
+    there is literal; the brace still starts a field, pairs, or ends a spec): never
+    accepted where CPython rejects; outside raw strings, also never rejected where it
+    accepts (raw f-strings check escapes as the non-raw ones do: docs/grammar_languages.md)."""
+    body = "".join(text) + "".join("{x:" + "".join(spec) + "}" for spec in specs)
+    code = f"x = {prefix}{quote}{body}{quote}\n"
+    accepted = GRAMMAR.validate(code, strict=True)
+    if accepted or prefix != "rf":
+        assert accepted == cpython_accepts(code), repr(code)
