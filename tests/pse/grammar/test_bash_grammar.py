@@ -254,6 +254,8 @@ CASES = [
     "a=([x[1]=2)",
     "echo a\\\nb",
     "echo 1 \\ 2",
+    "cat <{V[]}>x",
+    "cat <{V[a]b}>x",
 ]
 
 # Each kind once found accepted although bash -n rejects it, with its near neighbours that
@@ -561,6 +563,23 @@ REGRESSIONS = [
     "x=1 a[ b ]() { :; }",
     ">f a[ b ]() { :; }",
     "a[ b ]=() { :; }",
+    # {name} after <& / >&, and {name[subscript]} after any redirection, right before < or >:
+    # bash reads it as the next redirection's variable (the first then has no target)
+    "cat <& {V}>&-",
+    "cat <&{V}>&-",
+    "cat <{V[a]}>x",
+    "cat >{V[a]}<x",
+    "cat <{V[$i]}>x",
+    "cat <& {V[1]}<x",
+    "cat 2>&{V[1]}>x",
+    "cat <<<{V[1]}>x",
+    "cat <& {V} >&-",
+    "cat <{V[1]} >x",
+    "cat 2>&1>x",
+    "cat {V[1]}<x",
+    "echo {a[1]} $x{a[1]} x{a[1]}; a={b[1]}; cat <{V[1]}; cat <$x{a[1]}>y",
+    "exec {V[0]}<&- {V[1]}>&-; cat >&{V} 2>x; cat <&{V[1]}|cat",
+    "case {a[1]} in {a[1]}) ;; esac; [[ {a[1]} == {a[1]} ]]",
 ]
 
 
@@ -664,6 +683,10 @@ NOT_COVERED = {
     "cat <<A\nA\\\nA\n",  # the same: the body's line is "AA"
     "time;",  # a lone `time` (bash allows one before ";", a newline or the end)
     'then"x"',  # a first word that starts with a reserved word and goes on quoted
+    # a redirection target that starts with {name[ right before < or >, though bash would not
+    # read it as a variable ({name[]} is not one, nor {name[a]b})
+    "cat <{V[]}>x",
+    "cat <{V[a]b}>x",
 }
 
 
