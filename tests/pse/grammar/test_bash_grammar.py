@@ -580,6 +580,27 @@ REGRESSIONS = [
     "echo {a[1]} $x{a[1]} x{a[1]}; a={b[1]}; cat <{V[1]}; cat <$x{a[1]}>y",
     "exec {V[0]}<&- {V[1]}>&-; cat >&{V} 2>x; cat <&{V[1]}|cat",
     "case {a[1]} in {a[1]}) ;; esac; [[ {a[1]} == {a[1]} ]]",
+    # after <& / >&, a lone "-" is a token of its own: what is glued to it is a new word, which
+    # a compound command cannot take (a simple command takes it as an argument)
+    "( a ) >&-2",
+    "( a ) >&-x",
+    "( a ) >&-$x",
+    "( a ) >&-{V}",
+    "( a ) >&--",
+    "( a ) >& -2",
+    "{ a; } <&-x",
+    "if a; then b; fi >&-x",
+    "f() { :; } 2>&-x",
+    "( a ) >&-",
+    "( a ) >&-2>x",
+    "( a ) >&-{V}>x",
+    "( a ) >&->x",
+    "( a ) 2>&-<x",
+    "( a ) >&-;b",
+    "( a ) >&-|b",
+    "( a ) >&-#c",
+    "( a ) >&$x-2; ( a ) >&x-2",
+    "cat >&-2; cat >& -x; a=1 >&-2; a=1 >&-b",
 ]
 
 
