@@ -169,7 +169,6 @@ Positions& MaskComputer::level(std::size_t depth) {
 void MaskComputer::mark(std::uint32_t node) {
   const TrieMap::Node& n = nodes_[node];
   const std::int32_t* ids = vocab_.trie().ids(n);
-  clear();
   allow(ids, n.ids_end - n.ids_begin);
   if (listing_) ids_.insert(ids_.end(), ids, ids + (n.ids_end - n.ids_begin));
 }
@@ -246,7 +245,6 @@ void MaskComputer::explore(std::uint32_t u, const Positions& set, std::size_t de
       add_dense(e);
       listing_ = false;
     } else {
-      if (!e.sparse.empty()) clear();
       allow(e.sparse.data(), e.sparse.size());
       if (listing_) ids_.insert(ids_.end(), e.sparse.begin(), e.sparse.end());
     }

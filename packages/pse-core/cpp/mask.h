@@ -143,7 +143,7 @@ class MaskComputer {
   /// The mask's words start undefined: the first dense entry is copied into
   /// them, not ORed into zeros (a 128k vocabulary's mask is 16 KB), and its
   /// bits were counted once, when the entry was built. clear() zeroes them
-  /// before any other write.
+  /// before any other write (allow() calls it when it has ids to set).
   void clear() {
     if (!zeroed_) {
       std::fill(bits_, bits_ + words_, 0u);
@@ -155,6 +155,8 @@ class MaskComputer {
   /// the words at the end about one a word, and a grammar mask sets tens of
   /// thousands of ids one by one where a JSON mask sets a few hundred.
   void allow(const std::int32_t* ids, std::size_t n) {
+    if (n == 0) return;
+    clear();
     if (counted_ && n <= tally_left_) {
       tally_left_ -= n;
       for (std::size_t i = 0; i < n; ++i) {
