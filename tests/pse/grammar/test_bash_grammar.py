@@ -601,6 +601,18 @@ REGRESSIONS = [
     "( a ) >&-#c",
     "( a ) >&$x-2; ( a ) >&x-2",
     "cat >&-2; cat >& -x; a=1 >&-2; a=1 >&-b",
+    # digits, {name} and {name[...]} glued to < or > are a redirection's number or variable,
+    # never a command's name: the next word may open a subscript
+    "2>f a[",
+    "{V}>f a[",
+    "{V[1]}>f a[",
+    ">f 2>g a[",
+    "2>&1 whoam[[",
+    "2>f a[ b ]",
+    "x=1 2>f a[",
+    "2 >f a[",
+    "2 x; 2; {V} x; {V[1]} x; >f 2 x; 2|x; (2)",
+    "2$x>f y[; {V}x>f a[; 2x>f a[",
 ]
 
 
