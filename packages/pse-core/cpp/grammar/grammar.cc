@@ -398,9 +398,14 @@ Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::
   if (hook_ == Hook::kPython) {
     bound_keywords(find("NAME"));
     number_rules();
-    for (Terminal& t : terminals_)
-      if (t.name.starts_with("FSTRING_"))
-        t.fstring = t.name.ends_with("_OPEN") ? 1 : t.name.ends_with("_CLOSE") ? -1 : 0;
+    for (Terminal& t : terminals_) {
+      if (t.name.starts_with("FSTRING_")) {
+        const bool triple = t.name.starts_with("FSTRING_TSQ") || t.name.starts_with("FSTRING_TDQ");
+        const std::int8_t open = triple ? 1 : 2;
+        t.fstring = t.name.ends_with("_OPEN") ? open : t.name.ends_with("_CLOSE") ? -open : 0;
+      }
+      t.comment = t.role == TermRole::kIgnore && t.table['#'] >= 0;
+    }
   }
   if (hook_ == Hook::kBash) bash_continuations();
   initial_ = initial_set();
@@ -837,7 +842,10 @@ std::int32_t Grammar::lookup_start(const ParseState& ps, std::int32_t prev) cons
   bool newline_ok = true;
   if (hook_ == Hook::kPython) {
     if (ps.hook.line_start) base = ps.effective.get();
-    newline_ok = ps.hook.depth > 0 || !ps.hook.line_tokens || expects(*ps.set, newline_);
+    // (in a triple-quoted f-string's field a newline is whitespace)
+    newline_ok = ps.hook.depth > 0 || !ps.hook.line_tokens ||
+                 (ps.hook.fields > 0 && ps.hook.fields < HookState::kOneLineField) ||
+                 expects(*ps.set, newline_);
   }
   // Ignored lexemes (blanks, comments) are absorbed by the lexer: after one,
   // it restarts in `home` without the parser (not where the hooks need them).
@@ -1141,9 +1149,9 @@ StatePtr Grammar::finish_new(const ParseState& ps, const LexConfig& c, std::uint
     switch (terminals_[c.accepted[0]].role) {
       case TermRole::kNewline: {
         // CPython 3.11: a newline ends a one-line f-string, even inside a field's
-        // brackets (a triple-quoted one's fields over several lines are not covered).
-        if (h.fields > 0) return make_state(nullptr, std::move(h));
-        if (h.depth > 0 && !continued) return ps.shared_from_this();  // inside brackets: whitespace
+        // brackets; in a triple-quoted one's field it is whitespace.
+        if (h.fields >= HookState::kOneLineField) return make_state(nullptr, std::move(h));
+        if (h.fields > 0 || (h.depth > 0 && !continued)) return ps.shared_from_this();
         if (h.depth > 0) return make_state(ps.set, std::move(h));
         SetPtr s = ps.set;
         if (h.line_tokens) s = scan(s, {static_cast<std::uint16_t>(newline_)});
@@ -1159,6 +1167,8 @@ StatePtr Grammar::finish_new(const ParseState& ps, const LexConfig& c, std::uint
         h.continued = true;
         return make_state(ps.set, std::move(h));
       default:  // whitespace or a comment: at a line start it sets the column
+        // CPython 3.11: "f-string expression part cannot include '#'".
+        if (h.fields > 0 && terminals_[c.accepted[0]].comment) return make_state(nullptr, std::move(h));
         if (!h.line_start || !(local >> 63)) {
           if (!continued) return ps.shared_from_this();
           return make_state(ps.set, std::move(h));
@@ -1183,7 +1193,12 @@ StatePtr Grammar::finish_new(const ParseState& ps, const LexConfig& c, std::uint
   }
   h.line_tokens = true;
   h.depth = std::max(0, h.depth + terminals_[c.accepted[0]].bracket);
-  h.fields = std::max(0, h.fields + terminals_[c.accepted[0]].fstring);
+  if (const std::int8_t f = terminals_[c.accepted[0]].fstring) {
+    std::int32_t all = h.fields % HookState::kOneLineField, one_line = h.fields / HookState::kOneLineField;
+    all = std::max(0, all + (f > 0 ? 1 : -1));
+    if (f == 2 || f == -2) one_line = std::max(0, one_line + f / 2);
+    h.fields = all + one_line * HookState::kOneLineField;
+  }
   return make_state(scan(base, c.accepted), std::move(h));
 }
 

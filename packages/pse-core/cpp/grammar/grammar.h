@@ -54,8 +54,11 @@ struct Terminal {
   TermRole role = TermRole::kNormal;
   std::int8_t bracket = 0;  ///< +1 for "(" "[" "{", -1 for ")" "]" "}"
   /// python: +1 for a terminal that opens an f-string's replacement fields
-  /// (FSTRING_*_OPEN), -1 for one that ends the f-string (FSTRING_*_CLOSE).
+  /// (FSTRING_*_OPEN), -1 for one that ends the f-string (FSTRING_*_CLOSE);
+  /// +2 and -2 for the one-line (not triple-quoted) ones.
   std::int8_t fstring = 0;
+  bool comment = false;  ///< python: an %ignore'd terminal that starts with "#"
+
   std::int32_t rank() const { return priority * 2 + (literal ? 1 : 0); }
 };
 
@@ -294,7 +297,10 @@ struct HookState {
   std::uint32_t col = 0, altcol = 0;
   bool continued = false;      ///< python: the last lexeme was a backslash-newline
   std::int32_t depth = 0;      ///< open brackets
-  std::int32_t fields = 0;     ///< python: f-strings whose replacement fields are open
+  /// python: f-strings whose replacement fields are open, plus kOneLineField
+  /// for each of them that is not triple-quoted (a newline ends that one).
+  std::int32_t fields = 0;
+  static constexpr std::int32_t kOneLineField = 1 << 16;
   bool line_start = true;      ///< nothing but blanks/comments on this line yet
   bool line_tokens = false;    ///< a real token on this logical line
   /// bash: heredoc (delimiter, kHeredoc* flags) pairs whose bodies are due.
