@@ -256,6 +256,10 @@ CASES = [
     "echo 1 \\ 2",
     "cat <{V[]}>x",
     "cat <{V[a]b}>x",
+    ">&-x",
+    ">&-a=(1)",
+    ">&-a[ b ]",
+    "( a ) {V[1]}>x",
 ]
 
 # Each kind once found accepted although bash -n rejects it, with its near neighbours that
@@ -601,6 +605,9 @@ REGRESSIONS = [
     "( a ) >&-#c",
     "( a ) >&$x-2; ( a ) >&x-2",
     "cat >&-2; cat >& -x; a=1 >&-2; a=1 >&-b",
+    ">&-a[ b",
+    ">&-a[ $x\n",
+    ">&- a[ b ] x; >&-2>f a[ b ]; >&->f x; >&-;x; x=1 >&-a[ b",
     # digits, {name} and {name[...]} glued to < or > are a redirection's number or variable,
     # never a command's name: the next word may open a subscript
     "2>f a[",
@@ -720,6 +727,13 @@ NOT_COVERED = {
     # read it as a variable ({name[]} is not one, nor {name[a]b})
     "cat <{V[]}>x",
     "cat <{V[a]b}>x",
+    # a word glued to a lone "-" after <& or >& before a command's name (bash reads it as the
+    # name, or an assignment)
+    ">&-x",
+    ">&-a=(1)",
+    ">&-a[ b ]",
+    # {name[subscript]} as a redirection's variable right after a compound command
+    "( a ) {V[1]}>x",
 }
 
 
