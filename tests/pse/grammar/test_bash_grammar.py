@@ -260,6 +260,9 @@ CASES = [
     ">&-a=(1)",
     ">&-a[ b ]",
     "( a ) {V[1]}>x",
+    "a[x<]=1",
+    'a[<"x"]=1',
+    "a[<(x)]=1",
 ]
 
 # Each kind once found accepted although bash -n rejects it, with its near neighbours that
@@ -620,6 +623,14 @@ REGRESSIONS = [
     "2 >f a[",
     "2 x; 2; {V} x; {V[1]} x; >f 2 x; 2|x; (2)",
     "2$x>f y[; {V}x>f a[; 2x>f a[",
+    # in a subscript bash reads <( and >( nested, to their ")"
+    "a[<(in]>& *",
+    "a[<(x]=1",
+    "a[1<(x]=1",
+    "a[b>(]=1",
+    "a=([<(]=1)",
+    "a[<(x]() { :; }",
+    "a[x<y]=1; a[x>1]=2; a[ x < y ] b; a[(]",
 ]
 
 
@@ -734,6 +745,10 @@ NOT_COVERED = {
     ">&-a[ b ]",
     # {name[subscript]} as a redirection's variable right after a compound command
     "( a ) {V[1]}>x",
+    # < or > in a subscript before anything but a plain character other than "("
+    "a[x<]=1",
+    'a[<"x"]=1',
+    "a[<(x)]=1",
 }
 
 
