@@ -58,7 +58,6 @@ struct Terminal {
   /// +2 and -2 for the one-line (not triple-quoted) ones.
   std::int8_t fstring = 0;
   bool comment = false;  ///< python: an %ignore'd terminal that starts with "#"
-
   std::int32_t rank() const { return priority * 2 + (literal ? 1 : 0); }
 };
 
