@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 #include <iterator>
+#include <map>
 #include <new>
 #include <string_view>
 #include <unordered_set>
@@ -326,6 +327,20 @@ Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::
   start_ = aug;
   rules_of_.resize(static_cast<std::size_t>(nonterminals) + 1);
   for (std::uint32_t k = 0; k < rules_.size(); ++k) rules_of_[rules_[k].lhs].push_back(k);
+  // Items with the same left side and the same symbols after the dot have the
+  // same future: shapes name them alike (set_shape).
+  {
+    std::map<std::vector<std::int32_t>, std::uint32_t> ids;
+    std::vector<std::int32_t> key;
+    for (const Rule& r : rules_) {
+      suffix_at_.push_back(static_cast<std::uint32_t>(suffix_ids_.size()));
+      for (std::size_t dot = 0; dot <= r.rhs.size(); ++dot) {
+        key.assign(1, r.lhs);
+        key.insert(key.end(), r.rhs.begin() + static_cast<std::ptrdiff_t>(dot), r.rhs.end());
+        suffix_ids_.push_back(ids.emplace(key, static_cast<std::uint32_t>(ids.size())).first->second);
+      }
+    }
+  }
   nullable_.assign(rules_of_.size(), 0);
   for (bool changed = true; changed;) {
     changed = false;
@@ -696,15 +711,17 @@ std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
     std::vector<Task> todo;
     std::vector<std::int32_t> sides;
     std::vector<std::pair<const Item*, std::int32_t>> reach;  // (item, its left side)
+    std::vector<std::uint32_t> own;  // predicted items reached (their suffix ids)
     std::vector<std::array<std::uint64_t, 2>> items;
     std::string key;
   };
   thread_local Scratch scratch;
-  auto& [todo, sides, reach, items, key] = scratch;
+  auto& [todo, sides, reach, own, items, key] = scratch;
   todo.assign(1, {&set, nt});
   bool predicted_waits = false;  // gather(): some predicted item waits on `x`
   auto gather = [&](const EarleySet& s, std::int32_t x) {
     reach.clear();
+    own.clear();
     predicted_waits = false;
     if (x < 0) {
       for (const Item& it : s.kernel)
@@ -718,7 +735,9 @@ std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
                                       std::pair<std::int32_t, std::uint32_t>{sides[i], 0});
            at != waiting.end() && at->first == sides[i]; ++at) {
         predicted_waits = true;  // sides grow only from `x`'s own run: it is found first
-        const std::int32_t lhs = rules_[s.predicted->items[at->second].first].lhs;
+        const auto [rule, dot] = s.predicted->items[at->second];
+        own.push_back(suffix_ids_[suffix_at_[rule] + dot]);
+        const std::int32_t lhs = rules_[rule].lhs;
         if (std::find(sides.begin(), sides.end(), lhs) == sides.end()) sides.push_back(lhs);
       }
     for (std::int32_t y : sides)
@@ -758,7 +777,7 @@ std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
           ready = false;
         }
       }
-      items.push_back({static_cast<std::uint64_t>(it->rule) << 32 | it->dot, view});
+      items.push_back({suffix_ids_[suffix_at_[it->rule] + it->dot], view});
     }
     if (!ready) continue;
     todo.pop_back();
@@ -771,10 +790,12 @@ std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
       store(*s, x, items[0][1]);
       continue;
     }
+    // At the end, the kernel's open items fix the predicted ones; in an
+    // origin, those reached from `x` are named, each as its own origin.
+    for (std::uint32_t id : own) items.push_back({id, ~std::uint64_t{0}});
     std::sort(items.begin(), items.end());
     items.erase(std::unique(items.begin(), items.end()), items.end());
-    // The predicted items that matter are fixed by the prediction and `x`.
-    const std::array<std::uint64_t, 3> head{s->predicted->serial, static_cast<std::uint32_t>(x),
+    const std::array<std::uint64_t, 3> head{0, static_cast<std::uint32_t>(x),
                                             x < 0 && s->complete ? 1u : 0u};
     key.assign(1, 's');  // a set's key; a state's begins with 'p'
     key.append(reinterpret_cast<const char*>(head.data()), sizeof head);

@@ -531,6 +531,9 @@ class Grammar {
   std::vector<Rule> rules_;
   std::vector<std::vector<std::uint32_t>> rules_of_;  ///< nonterminal -> rule indices
   std::vector<std::uint8_t> nullable_;
+  /// Per rule, where its items' ids start in `suffix_ids_`; per item (rule,
+  /// dot), an id shared by every item with its left side and the symbols after its dot.
+  std::vector<std::uint32_t> suffix_at_, suffix_ids_;
   std::vector<std::string> nonterminal_names_;
   std::int32_t start_;
   Hook hook_;
