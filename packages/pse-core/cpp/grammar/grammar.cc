@@ -309,6 +309,56 @@ std::shared_ptr<const Prediction> Grammar::prediction(const std::vector<std::int
   return predictions_.try_emplace(bytes_key(seeds), std::move(p)).first->second;
 }
 
+std::int32_t Grammar::left_factor(const std::vector<Rule>& rules, std::int32_t count) {
+  // A nonterminal's alternatives as a trie: alternatives that begin alike
+  // share their common prefix, which ends in a new nonterminal for the rests
+  // (Lark spells `a b? c?` as four rules, which an Earley set would carry
+  // as four items at every position of the common part).
+  std::vector<std::vector<std::vector<std::int32_t>>> alternatives(static_cast<std::size_t>(count));
+  for (const Rule& r : rules) {
+    auto& alts = alternatives[static_cast<std::size_t>(r.lhs)];
+    if (std::find(alts.begin(), alts.end(), r.rhs) == alts.end()) alts.push_back(r.rhs);
+  }
+  using Rests = std::vector<std::span<const std::int32_t>>;
+  auto factor = [&](auto& self, std::int32_t lhs, const Rests& rests) -> void {
+    std::vector<bool> done(rests.size(), false);
+    for (std::size_t i = 0; i < rests.size(); ++i) {
+      if (done[i]) continue;
+      if (rests[i].empty()) {
+        rules_.push_back(Rule{lhs, {}});
+        continue;
+      }
+      Rests group;  // the rests that begin with rests[i]'s first symbol, in order
+      for (std::size_t j = i; j < rests.size(); ++j)
+        if (!done[j] && !rests[j].empty() && rests[j][0] == rests[i][0]) {
+          group.push_back(rests[j]);
+          done[j] = true;
+        }
+      std::size_t common = group[0].size();
+      for (const auto& g : group) {
+        std::size_t k = 0;
+        while (k < common && k < g.size() && g[k] == group[0][k]) ++k;
+        common = k;
+      }
+      std::vector<std::int32_t> rhs(group[0].begin(), group[0].begin() + static_cast<std::ptrdiff_t>(common));
+      if (group.size() == 1) {
+        rules_.push_back(Rule{lhs, std::move(rhs)});
+        continue;
+      }
+      const std::int32_t tail = count++;
+      rhs.push_back(~tail);
+      rules_.push_back(Rule{lhs, std::move(rhs)});
+      for (auto& g : group) g = g.subspan(common);
+      self(self, tail, group);
+    }
+  };
+  for (std::size_t lhs = 0; lhs < alternatives.size(); ++lhs) {
+    Rests rests(alternatives[lhs].begin(), alternatives[lhs].end());
+    factor(factor, static_cast<std::int32_t>(lhs), rests);
+  }
+  return count;
+}
+
 Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::int32_t start,
                  std::int32_t nonterminals, std::vector<std::string> nonterminal_names, Hook hook)
     : terminals_(std::move(terminals)), nonterminal_names_(std::move(nonterminal_names)), hook_(hook) {
@@ -322,10 +372,10 @@ Grammar::Grammar(std::vector<Terminal> terminals, std::vector<Rule> rules, std::
     for (std::int32_t sym : r.rhs)
       if (sym >= 0 ? sym >= static_cast<std::int32_t>(terminals_.size()) : ~sym >= nonterminals)
         throw GrammarError("a rule uses an unknown symbol");
-    rules_.push_back(std::move(r));
   }
   start_ = aug;
-  rules_of_.resize(static_cast<std::size_t>(nonterminals) + 1);
+  const std::int32_t count = left_factor(rules, nonterminals + 1);
+  rules_of_.resize(static_cast<std::size_t>(count));
   for (std::uint32_t k = 0; k < rules_.size(); ++k) rules_of_[rules_[k].lhs].push_back(k);
   // Items with the same left side and the same symbols after the dot have the
   // same future: shapes name them alike (set_shape).

@@ -503,6 +503,10 @@ class Grammar {
       const std::vector<std::uint16_t>& terms) const;
   /// The predictions of an Earley set whose kernel waits on `seeds` (sorted), made once.
   std::shared_ptr<const Prediction> prediction(const std::vector<std::int32_t>& seeds) const;
+  /// Add `rules` (nonterminals below `count`) to rules_, alternatives of a
+  /// nonterminal that begin alike sharing their prefix; returns the count of
+  /// nonterminals with those it made.
+  std::int32_t left_factor(const std::vector<Rule>& rules, std::int32_t count);
   /// python: NAME shadows the literal terminals whose texts a NAME can go on from.
   void bound_keywords(std::int32_t name);
   SetPtr initial_set() const;
