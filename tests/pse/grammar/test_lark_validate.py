@@ -5,6 +5,7 @@ counters for Dyck words, and the grammar's language enumerated by hand."""
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import random
 
@@ -286,3 +287,44 @@ def test_json_sentences_and_mutations(
     pos = data.draw(st.integers(0, len(text)))
     mutated = text[:pos] + data.draw(st.sampled_from(list('{}[],:"0e.- \\x'))) + text[pos:]
     assert JSON.validate(mutated, strict=True) == json_reference(mutated)
+
+
+# Alternatives that share prefixes, end inside one another and repeat (the
+# native grammar factors them into a trie of new nonterminals), judged by
+# lark's own Earley parser.
+SHARED_PREFIXES = r"""
+start: item+
+item: "a" "b"? "c"? "d"
+    | "a" "b" "e"
+    | "a" ("x" | "y")* "z"?
+    | "a"
+    | "b" item? "c"
+    | "b" "a" "b"
+"""
+
+
+def test_alternatives_with_shared_prefixes_agree_with_lark() -> None:
+    import lark
+
+    reference = lark.Lark(SHARED_PREFIXES, parser="earley", lexer="basic")
+    ours = LarkGrammar("prefixes", SHARED_PREFIXES)
+
+    def accepted(text: str) -> bool:
+        try:
+            reference.parse(text)
+        except lark.exceptions.LarkError:
+            return False
+        return True
+
+    alphabet = "abcdexyz"
+    rng = random.Random(7)
+    texts = ["".join(p) for n in range(5) for p in itertools.product(alphabet, repeat=n)]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(5, 8))) for _ in range(150)]
+    valid = 0
+    for text in texts:
+        verdict = accepted(text)
+        valid += verdict
+        assert ours.validate(text, strict=True) == verdict, text
+        if verdict:
+            assert all(ours.validate(text[:i]) for i in range(len(text))), text
+    assert valid > 100  # the enumeration reaches the language, not only its complement
