@@ -1203,7 +1203,9 @@ bool Grammar::same_future(const ParseState& a, const ParseState& b) const {
       a.hook.heredocs.size() != b.hook.heredocs.size())
     return false;
   for (std::size_t i = 0; i < x.kernel.size(); ++i)
-    if (x.kernel[i].rule != y.kernel[i].rule || x.kernel[i].dot != y.kernel[i].dot) return false;
+    if (suffix_ids_[suffix_at_[x.kernel[i].rule] + x.kernel[i].dot] !=
+        suffix_ids_[suffix_at_[y.kernel[i].rule] + y.kernel[i].dot])
+      return false;
   return shape(a) == shape(b);
 }
 

@@ -527,8 +527,9 @@ class Grammar {
   StatePtr finish_new(const ParseState& ps, const LexConfig& c, std::uint64_t local) const;
   StatePtr make_state(SetPtr set, HookState hook) const;
   /// Does every text take `b` (a step from `a`) as it takes `a`? Their shapes
-  /// are compared only where the kernels' rules and dots and the hooks'
-  /// levels already agree: a shape costs more than most steps.
+  /// are compared only where the kernels' items (as shapes name them: left
+  /// side and the symbols after the dot) and the hooks' levels already agree:
+  /// a shape costs more than most steps.
   bool same_future(const ParseState& a, const ParseState& b) const;
 
   std::vector<Terminal> terminals_;
