@@ -7,6 +7,7 @@
 #include <map>
 #include <new>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <tuple>
 #include <utility>
@@ -313,29 +314,64 @@ std::int32_t Grammar::left_factor(const std::vector<Rule>& rules, std::int32_t c
   // A nonterminal's alternatives as a trie: alternatives that begin alike
   // share their common prefix, which ends in a new nonterminal for the rests
   // (Lark spells `a b? c?` as four rules, which an Earley set would carry
-  // as four items at every position of the common part).
-  std::vector<std::vector<std::vector<std::int32_t>>> alternatives(static_cast<std::size_t>(count));
+  // as four items at every position of the common part). Linear in the
+  // rules' symbols but for the hashing: an alternation of thousands costs
+  // no more than the rules themselves.
+  using Rhs = std::span<const std::int32_t>;
+  struct RhsHash {
+    std::size_t operator()(const std::pair<std::int32_t, Rhs>& r) const {
+      std::uint64_t h = static_cast<std::uint32_t>(r.first);
+      for (std::int32_t sym : r.second) h = (h ^ static_cast<std::uint32_t>(sym)) * 0x100000001B3ull;
+      return static_cast<std::size_t>(h ^ h >> 29);
+    }
+  };
+  struct RhsEqual {
+    bool operator()(const std::pair<std::int32_t, Rhs>& a, const std::pair<std::int32_t, Rhs>& b) const {
+      return a.first == b.first && std::ranges::equal(a.second, b.second);
+    }
+  };
+  // Few nonterminals have more than a handful of alternatives: those are
+  // searched in a line, the others hashed.
+  constexpr std::size_t kLinear = 16;
+  std::unordered_set<std::pair<std::int32_t, Rhs>, RhsHash, RhsEqual> seen;
+  std::vector<std::vector<Rhs>> alternatives(static_cast<std::size_t>(count));
   for (const Rule& r : rules) {
     auto& alts = alternatives[static_cast<std::size_t>(r.lhs)];
-    if (std::find(alts.begin(), alts.end(), r.rhs) == alts.end()) alts.push_back(r.rhs);
+    const Rhs rhs(r.rhs);
+    const bool fresh = alts.size() < kLinear
+                           ? std::none_of(alts.begin(), alts.end(),
+                                          [&](Rhs a) { return std::ranges::equal(a, rhs); })
+                           : seen.insert({r.lhs, rhs}).second;
+    if (!fresh) continue;
+    if (alts.size() + 1 == kLinear)  // from here on hashed: the earlier ones join the set
+      for (Rhs a : alts) seen.insert({r.lhs, a});
+    alts.push_back(rhs);
   }
-  using Rests = std::vector<std::span<const std::int32_t>>;
-  auto factor = [&](auto& self, std::int32_t lhs, const Rests& rests) -> void {
-    std::vector<bool> done(rests.size(), false);
-    for (std::size_t i = 0; i < rests.size(); ++i) {
-      if (done[i]) continue;
-      if (rests[i].empty()) {
-        rules_.push_back(Rule{lhs, {}});
+  std::unordered_map<std::int32_t, std::size_t> group_of;
+  auto factor = [&](auto& self, std::int32_t lhs, const std::vector<Rhs>& rests) -> void {
+    // The rests by first symbol, in the order they first appear.
+    std::vector<std::vector<Rhs>> groups;
+    bool empty = false;
+    group_of.clear();
+    for (const Rhs& r : rests) {
+      if (r.empty()) {
+        empty = true;
         continue;
       }
-      Rests group;  // the rests that begin with rests[i]'s first symbol, in order
-      for (std::size_t j = i; j < rests.size(); ++j)
-        if (!done[j] && !rests[j].empty() && rests[j][0] == rests[i][0]) {
-          group.push_back(rests[j]);
-          done[j] = true;
-        }
+      std::size_t at = groups.size();
+      if (rests.size() < kLinear) {
+        for (std::size_t k = 0; k < groups.size(); ++k)
+          if (groups[k][0][0] == r[0]) at = k;
+      } else {
+        at = group_of.try_emplace(r[0], groups.size()).first->second;
+      }
+      if (at == groups.size()) groups.emplace_back();
+      groups[at].push_back(r);
+    }
+    if (empty) rules_.push_back(Rule{lhs, {}});
+    for (std::vector<Rhs>& group : groups) {
       std::size_t common = group[0].size();
-      for (const auto& g : group) {
+      for (const Rhs& g : group) {
         std::size_t k = 0;
         while (k < common && k < g.size() && g[k] == group[0][k]) ++k;
         common = k;
@@ -348,14 +384,12 @@ std::int32_t Grammar::left_factor(const std::vector<Rule>& rules, std::int32_t c
       const std::int32_t tail = count++;
       rhs.push_back(~tail);
       rules_.push_back(Rule{lhs, std::move(rhs)});
-      for (auto& g : group) g = g.subspan(common);
+      for (Rhs& g : group) g = g.subspan(common);
       self(self, tail, group);
     }
   };
-  for (std::size_t lhs = 0; lhs < alternatives.size(); ++lhs) {
-    Rests rests(alternatives[lhs].begin(), alternatives[lhs].end());
-    factor(factor, static_cast<std::int32_t>(lhs), rests);
-  }
+  for (std::size_t lhs = 0; lhs < alternatives.size(); ++lhs)
+    factor(factor, static_cast<std::int32_t>(lhs), alternatives[lhs]);
   return count;
 }
 
