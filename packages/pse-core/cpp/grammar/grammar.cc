@@ -302,7 +302,6 @@ std::shared_ptr<const Prediction> Grammar::prediction(const std::vector<std::int
   expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
   std::sort(p->scans.begin(), p->scans.end());
   std::tie(p->expected_id, p->expected) = intern_expected(expected);
-  p->serial = prediction_count_.fetch_add(1, std::memory_order_relaxed) + 1;
   std::lock_guard<SpinLock> lock(mutex_);
   // Seed sets are few (the sets of a grammar share them); past the bound the
   // memo starts over.
@@ -879,7 +878,7 @@ std::uint64_t Grammar::set_shape(const EarleySet& set, std::int32_t nt) const {
     for (std::uint32_t id : own) items.push_back({id, ~std::uint64_t{0}});
     std::sort(items.begin(), items.end());
     items.erase(std::unique(items.begin(), items.end()), items.end());
-    const std::array<std::uint64_t, 3> head{0, static_cast<std::uint32_t>(x),
+    const std::array<std::uint64_t, 2> head{static_cast<std::uint32_t>(x),
                                             x < 0 && s->complete ? 1u : 0u};
     key.assign(1, 's');  // a set's key; a state's begins with 'p'
     key.append(reinterpret_cast<const char*>(head.data()), sizeof head);

@@ -217,7 +217,6 @@ struct Prediction {
   std::span<const std::uint16_t> expected;                      ///< terminals, sorted (interned)
   std::int32_t expected_id = -1;                                ///< `expected`'s id
   bool complete = false;                                        ///< the start rule completes here
-  std::uint64_t serial = 0;  ///< never reused by the grammar (a shape names it, not its address)
 };
 
 struct Item {
@@ -581,7 +580,6 @@ class Grammar {
   static constexpr std::size_t kMaxShapes = 1u << 16;
   mutable std::unordered_map<std::string, std::uint64_t> shapes_;  ///< see shape()
   mutable std::uint64_t shape_count_ = 0;
-  mutable std::atomic<std::uint64_t> prediction_count_{0};
   mutable std::unordered_map<std::string, std::int32_t> extends_ids_;
   mutable std::unordered_map<std::string, std::int32_t> accepted_ids_;
   mutable std::unordered_map<std::uint64_t, std::int32_t> start_configs_;
